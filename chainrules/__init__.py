@@ -1,0 +1,130 @@
+"""chainrules: differentiation rules for NumPy and SciPy.
+
+``import chainrules`` registers every built-in ruleset (``chainrules.rulesets``), then
+loads the third-party rule packages declared under the entry-point group
+``chainrules.rulesets`` (unless ``CHAINRULES_NO_PLUGINS=1``). The whole core API of
+:mod:`chainrules_core` is re-exported here.
+
+Examples
+--------
+>>> import numpy as np
+>>> import chainrules
+>>> y, pullback = chainrules.rrule(np.sin, 0.5)
+>>> df, dx = pullback(1.0)
+>>> bool(np.isclose(dx, np.cos(0.5)))
+True
+"""
+
+from chainrules import rulesets  # noqa: F401  (importing registers every built-in rule)
+from chainrules._plugins import (
+    DISABLE_VARIABLE,
+    PLUGIN_GROUP,
+    PluginLoadWarning,
+    load_plugins,
+    loaded_plugins,
+    plugins_disabled,
+)
+from chainrules_core import (
+    NUMERIC,
+    OPTED_OUT,
+    AbstractTangent,
+    AbstractThunk,
+    AbstractZero,
+    AmbiguousRuleWarning,
+    HasForwardsMode,
+    HasReverseMode,
+    InplaceableThunk,
+    NoForwardsMode,
+    NoReverseMode,
+    NoTangent,
+    NotImplementedTangent,
+    ProjectionError,
+    Projector,
+    ProjectTo,
+    RuleConfig,
+    RuleHook,
+    RuleHookWarning,
+    RuleOverwriteWarning,
+    RuleSignature,
+    Tangent,
+    Thunk,
+    UnsupportedKeywordError,
+    Varargs,
+    ZeroTangent,
+    add_,
+    backing,
+    canonicalize,
+    frule,
+    frule_via_ad,
+    ignore_derivatives,
+    is_inplaceable_destination,
+    iszero,
+    non_differentiable,
+    not_implemented,
+    opt_out,
+    reject_keywords,
+    rrule,
+    rrule_via_ad,
+    scalar_rule,
+    thunk,
+    unbroadcast,
+    unthunk,
+)
+
+__version__ = "0.1.0"
+
+if not plugins_disabled():
+    load_plugins()
+
+__all__ = [
+    "DISABLE_VARIABLE",
+    "NUMERIC",
+    "OPTED_OUT",
+    "PLUGIN_GROUP",
+    "AbstractTangent",
+    "AbstractThunk",
+    "AbstractZero",
+    "AmbiguousRuleWarning",
+    "HasForwardsMode",
+    "HasReverseMode",
+    "InplaceableThunk",
+    "NoForwardsMode",
+    "NoReverseMode",
+    "NoTangent",
+    "NotImplementedTangent",
+    "PluginLoadWarning",
+    "ProjectTo",
+    "ProjectionError",
+    "Projector",
+    "RuleConfig",
+    "RuleHook",
+    "RuleHookWarning",
+    "RuleOverwriteWarning",
+    "RuleSignature",
+    "Tangent",
+    "Thunk",
+    "UnsupportedKeywordError",
+    "Varargs",
+    "ZeroTangent",
+    "add_",
+    "backing",
+    "canonicalize",
+    "frule",
+    "frule_via_ad",
+    "ignore_derivatives",
+    "is_inplaceable_destination",
+    "iszero",
+    "load_plugins",
+    "loaded_plugins",
+    "non_differentiable",
+    "not_implemented",
+    "opt_out",
+    "plugins_disabled",
+    "reject_keywords",
+    "rrule",
+    "rrule_via_ad",
+    "scalar_rule",
+    "thunk",
+    "unbroadcast",
+    "unthunk",
+]

@@ -1,0 +1,111 @@
+"""Command line: ``python -m chainrules {demo,list,coverage}``.
+
+* ``demo``: differentiate a few NumPy/SciPy functions through their rules and check each
+  derivative against finite differences, printing both.
+* ``list [NAME]``: every function with rules (or those whose name contains ``NAME``), with
+  their signatures.
+* ``coverage MODULE``: which public functions of ``numpy``, ``numpy.linalg``,
+  ``scipy.special``, ... have frule+rrule, rrule only, are non-differentiable, or are not
+  covered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def _demo_cases() -> list[tuple[str, Callable[..., Any], tuple[Any, ...]]]:
+    rng = np.random.default_rng(0)
+    cases: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = [
+        ("np.sin(x) at x = 0.5", np.sin, (0.5,)),
+        ("np.multiply(x, y), x of shape (2, 3) broadcast with y of shape (3,)", np.multiply,
+         (rng.standard_normal((2, 3)), rng.standard_normal(3))),
+    ]
+    return cases
+
+
+def _name(f: Any) -> str:
+    module = getattr(f, "__module__", "") or ""
+    return f"{module}.{getattr(f, '__name__', f)}".lstrip(".")
+
+
+def demo() -> int:
+    """Run the demo; return a process exit code (0 when every derivative matches)."""
+    import chainrules
+    from chainrules.testing import check_approx, vjp
+    from chainrules.testing.rand_tangent import rand_tangent
+
+    print(f"chainrules {chainrules.__version__}: derivatives through rules, checked against finite differences\n")
+    failures = 0
+    rng = np.random.default_rng(1)
+    for title, f, args in _demo_cases():
+        result = chainrules.rrule(f, *args)
+        if result is None:
+            print(f"- {title}: no rule registered (skipped)")
+            continue
+        y, pullback = result
+        dy = 1.0 if np.ndim(y) == 0 else rand_tangent(y, rng)
+        cotangents = [chainrules.unthunk(c) for c in pullback(dy)[1:]]
+        expected = vjp(None, f, dy, *args)
+        print(f"- {title}")
+        for i, (ct, fd) in enumerate(zip(cotangents, expected)):
+            err = float(np.max(np.abs(np.asarray(ct) - np.asarray(fd))))
+            try:
+                check_approx(ct, fd)
+                status = "OK"
+            except AssertionError:
+                status = "MISMATCH"
+                failures += 1
+            print(f"    cotangent of argument {i + 1} from the rule: {np.array2string(np.asarray(ct), precision=10)}")
+            print(f"    finite differences (central, 5 points):  {np.array2string(np.asarray(fd), precision=10)}")
+            print(f"    max |difference| = {err:.2e}  {status}")
+    print()
+    print("all derivatives match their finite differences" if not failures else f"{failures} mismatches")
+    return 1 if failures else 0
+
+
+def list_rules(pattern: str | None = None) -> int:
+    """Print every function with rules and its signatures."""
+    import chainrules
+
+    entries = []
+    for registry in (chainrules.rrule, chainrules.frule):
+        for f in registry.functions():
+            for sig in registry.signatures(f):
+                entries.append((registry.kind, str(sig)))
+    shown = 0
+    for kind, text in sorted(entries, key=lambda e: (e[1], e[0])):
+        if pattern and pattern not in text:
+            continue
+        print(f"{kind:5s}  {text}")
+        shown += 1
+    print(f"\n{shown} rule signatures")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m chainrules`` and of the ``chainrules`` script."""
+    parser = argparse.ArgumentParser(prog="python -m chainrules", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("demo", help="differentiate through rules and compare with finite differences")
+    listing = commands.add_parser("list", help="list the registered rules")
+    listing.add_argument("pattern", nargs="?", help="only signatures containing this text")
+    coverage = commands.add_parser("coverage", help="coverage report of a module's public functions")
+    coverage.add_argument("module", help="numpy, numpy.linalg, numpy.fft, scipy.special, scipy.linalg, ...")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        return demo()
+    if args.command == "list":
+        return list_rules(args.pattern)
+    from chainrules.coverage import print_coverage
+
+    return print_coverage(args.module)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""chainrules.testing: check rules against finite differences.
+
+Everything public is importable from here: the finite-difference methods
+(``central_fdm``, ``forward_fdm``, ``backward_fdm``, ``extrapolate``), the derivatives
+(``jvp``, ``vjp``, ``jacobian``), the testers (``test_frule``, ``test_rrule``,
+``test_scalar``), ``PrimalAndTangent``, ``rand_tangent``, ``check_approx`` and the
+``hypothesis`` strategies (``chainrules.testing.strategies``, which needs hypothesis).
+"""
+
+from typing import Any
+
+from chainrules.testing.check_approx import check_approx, default_tolerances
+from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
+from chainrules.testing.finite_differences import (
+    FiniteDifferenceMethod,
+    backward_fdm,
+    central_fdm,
+    extrapolate,
+    forward_fdm,
+)
+from chainrules.testing.rand_tangent import rand_tangent
+from chainrules.testing.testers import (
+    NotImplementedDerivativeWarning,
+    PrimalAndTangent,
+    test_frule,
+    test_rrule,
+    test_scalar,
+)
+from chainrules.testing.tree import register_tree_node, tree_flatten
+
+__all__ = [
+    "FiniteDifferenceMethod",
+    "NotImplementedDerivativeWarning",
+    "PrimalAndTangent",
+    "backward_fdm",
+    "central_fdm",
+    "check_approx",
+    "default_fdm",
+    "default_tolerances",
+    "extrapolate",
+    "forward_fdm",
+    "jacobian",
+    "jvp",
+    "rand_tangent",
+    "register_tree_node",
+    "strategies",
+    "test_frule",
+    "test_rrule",
+    "test_scalar",
+    "tree_flatten",
+    "vjp",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "strategies":  # imported on demand: it needs hypothesis
+        import importlib
+
+        return importlib.import_module("chainrules.testing.strategies")
+    raise AttributeError(f"module 'chainrules.testing' has no attribute {name!r}")

@@ -1,0 +1,226 @@
+"""``check_approx``: compare nested tangents of every kind, failing with a breadcrumb."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, backing, unthunk
+
+# (rtol, atol) by the lowest floating precision involved; the finite differences run at
+# float64, so the tolerance only has to cover the rule's own rounding.
+_TOLERANCES = {
+    np.dtype(np.float16): (3e-2, 1e-2),
+    np.dtype(np.float32): (1e-3, 1e-5),
+    np.dtype(np.float64): (1e-7, 1e-9),
+    np.dtype(np.longdouble): (1e-7, 1e-9),
+}
+
+
+def _precisions(x: Any, out: list[np.dtype]) -> None:
+    x = unthunk(x)
+    if isinstance(x, (np.ndarray, np.generic)):
+        if x.dtype.kind in "fc":
+            out.append(np.dtype(np.finfo(x.dtype).dtype))
+    elif isinstance(x, (float, complex)):
+        out.append(np.dtype(np.float64))
+    elif isinstance(x, Tangent):
+        stored = backing(x)
+        for v in (stored.values() if isinstance(stored, dict) else stored):
+            _precisions(v, out)
+    elif isinstance(x, (tuple, list)):
+        for v in x:
+            _precisions(v, out)
+    elif isinstance(x, Mapping):
+        for v in x.values():
+            _precisions(v, out)
+    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            _precisions(getattr(x, f.name), out)
+    elif hasattr(x, "dtype") and getattr(x.dtype, "kind", "") in "fc":
+        out.append(np.dtype(np.finfo(x.dtype).dtype))
+
+
+def default_tolerances(*values: Any) -> tuple[float, float]:
+    """``(rtol, atol)`` for the lowest floating precision found in ``values``.
+
+    float64: (1e-7, 1e-9); float32 and complex64: (1e-3, 1e-5); float16: (3e-2, 1e-2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.testing import default_tolerances
+    >>> default_tolerances(np.ones(2, np.float32), 1.0)
+    (0.001, 1e-05)
+    """
+    found: list[np.dtype] = []
+    for v in values:
+        _precisions(v, found)
+    if not found:
+        return _TOLERANCES[np.dtype(np.float64)]
+    lowest = min(found, key=lambda d: np.finfo(d).precision)
+    return _TOLERANCES.get(lowest, _TOLERANCES[np.dtype(np.float64)])
+
+
+def _dense(x: Any) -> np.ndarray | None:
+    """A numeric array for a number, array, structured matrix or sparse array; else None."""
+    if isinstance(x, (int, float, complex, np.number, np.bool_, np.ndarray)):
+        return np.asarray(x)
+    if hasattr(x, "toarray") and hasattr(x, "nnz"):
+        return np.asarray(x.toarray())
+    if hasattr(x, "__array__") and not isinstance(x, (Tangent, AbstractZero)):
+        return np.asarray(x)
+    return None
+
+
+def _children(x: Any) -> tuple[str, Any] | None:
+    """The parts of a container as ("seq", list) or ("map", dict); None for a leaf."""
+    if isinstance(x, Tangent):
+        stored = backing(x)
+        return ("map", stored) if isinstance(stored, dict) else ("seq", list(stored))
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return "map", dict(zip(x._fields, x))
+    if isinstance(x, (tuple, list)):
+        return "seq", list(x)
+    if isinstance(x, Mapping):
+        return "map", dict(x)
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return "map", {f.name: getattr(x, f.name) for f in dataclasses.fields(x)}
+    return None
+
+
+def _fail(name: str, message: str) -> AssertionError:
+    return AssertionError(f"{name}: {message}")
+
+
+def check_approx(actual: Any, expected: Any, *, rtol: float | None = None, atol: float | None = None,
+                 name: str = "value") -> None:
+    """Assert that two tangents (of any kind, nested) are approximately equal.
+
+    Thunks are unthunked; ``ZeroTangent()``/``NoTangent()`` compare as zero arrays;
+    ``Tangent`` s compare field by field with their natural counterparts (a ``Tangent(tuple,
+    ...)`` with a tuple, a ``Tangent(Foo, ...)`` with a ``Foo``); structured matrices and
+    sparse arrays compare as dense arrays. Numbers and arrays pass when
+    ``||a - e|| <= atol + rtol * max(||a||, ||e||)`` (2-norms; NaNs must match).
+
+    Parameters
+    ----------
+    actual, expected : Any
+    rtol, atol : float, optional
+        Default from the lowest floating precision involved (:func:`default_tolerances`).
+    name : str
+        The breadcrumb root used in messages.
+
+    Raises
+    ------
+    AssertionError
+        Naming the breadcrumb (e.g. ``Foo.A[1]``), the sizes and the mismatch.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import Tangent, ZeroTangent
+    >>> from chainrules.testing import check_approx
+    >>> check_approx(Tangent(tuple, 1.0, ZeroTangent()), (1.0, np.zeros(2)))
+    >>> check_approx((1.0, np.ones(2)), (1.0, np.zeros(2)), name="dx")
+    Traceback (most recent call last):
+    ...
+    AssertionError: dx[1]: arrays differ: ||actual - expected|| = 1.41 > tolerance ...
+    """
+    if rtol is None or atol is None:
+        d_rtol, d_atol = default_tolerances(actual, expected)
+        rtol = d_rtol if rtol is None else rtol
+        atol = d_atol if atol is None else atol
+    _check(unthunk(actual), unthunk(expected), rtol, atol, name)
+
+
+def _check(a: Any, e: Any, rtol: float, atol: float, name: str) -> None:
+    if isinstance(a, NotImplementedTangent) or isinstance(e, NotImplementedTangent):
+        which = a if isinstance(a, NotImplementedTangent) else e
+        raise _fail(name, f"not implemented: {which.info} (created at {which.location})")
+    a_zero, e_zero = isinstance(a, AbstractZero), isinstance(e, AbstractZero)
+    if a_zero and e_zero:
+        return
+    if a_zero or e_zero:
+        _zero_check(e if a_zero else a, rtol, atol, name, actual_is_zero=a_zero)
+        return
+    a_parts, e_parts = _children(a), _children(e)
+    if a_parts is not None or e_parts is not None:
+        if a_parts is None or e_parts is None:
+            raise _fail(name, f"a {type(a).__name__} cannot be compared with a {type(e).__name__}")
+        if isinstance(a, Tangent) and isinstance(e, Tangent) and a.primal_type is not e.primal_type:
+            raise _fail(name, f"Tangent({a.primal_type.__name__}) vs Tangent({e.primal_type.__name__})")
+        (a_kind, a_items), (e_kind, e_items) = a_parts, e_parts
+        if a_kind != e_kind:
+            raise _fail(name, f"{type(a).__name__} vs {type(e).__name__}: different structure")
+        if a_kind == "seq":
+            if len(a_items) != len(e_items):
+                raise _fail(name, f"lengths differ: {len(a_items)} vs {len(e_items)}")
+            for i, (x, y) in enumerate(zip(a_items, e_items)):
+                _check(unthunk(x), unthunk(y), rtol, atol, f"{name}[{i}]")
+            return
+        for key in list(a_items) + [k for k in e_items if k not in a_items]:
+            label = f"{name}.{key}" if isinstance(key, str) and key.isidentifier() else f"{name}[{key!r}]"
+            x = a_items.get(key, _ZERO)
+            y = e_items.get(key, _ZERO)
+            _check(unthunk(x), unthunk(y), rtol, atol, label)
+        return
+    da, de = _dense(a), _dense(e)
+    if da is None or de is None:
+        if a is e or a == e:
+            return
+        raise _fail(name, f"cannot compare a {type(a).__name__} with a {type(e).__name__}")
+    _check_arrays(da, de, rtol, atol, name)
+
+
+class _Zero(AbstractZero):
+    """A missing field in one of two compared containers (reads as zero)."""
+
+
+_ZERO = _Zero()
+
+
+def _zero_check(x: Any, rtol: float, atol: float, name: str, *, actual_is_zero: bool) -> None:
+    if isinstance(x, AbstractZero):
+        return
+    parts = _children(x)
+    if parts is not None:
+        kind, items = parts
+        for key, value in (items.items() if kind == "map" else enumerate(items)):
+            label = f"{name}.{key}" if kind == "map" and isinstance(key, str) else f"{name}[{key!r}]"
+            _zero_check(unthunk(value), rtol, atol, label, actual_is_zero=actual_is_zero)
+        return
+    dense = _dense(x)
+    if dense is None:
+        raise _fail(name, f"cannot compare a zero tangent with a {type(x).__name__}")
+    zeros = np.zeros_like(dense)
+    if actual_is_zero:
+        _check_arrays(zeros, dense, rtol, atol, name, note=" (actual is a zero tangent)")
+    else:
+        _check_arrays(dense, zeros, rtol, atol, name, note=" (expected is a zero tangent)")
+
+
+def _check_arrays(a: np.ndarray, e: np.ndarray, rtol: float, atol: float, name: str, note: str = "") -> None:
+    if a.shape != e.shape:
+        if a.size == e.size == 1:
+            a, e = a.reshape(()), e.reshape(())
+        else:
+            raise _fail(name, f"shapes differ: actual {a.shape}, expected {e.shape}{note}")
+    a_nan, e_nan = np.isnan(a), np.isnan(e)
+    if not np.array_equal(a_nan, e_nan):
+        raise _fail(name, f"NaNs differ: actual has {int(a_nan.sum())}, expected {int(e_nan.sum())}{note}")
+    mask = ~a_nan
+    af = np.where(mask, a, 0).astype(np.complex128 if (a.dtype.kind == "c" or e.dtype.kind == "c") else np.float64)
+    ef = np.where(mask, e, 0).astype(af.dtype)
+    diff = af - ef
+    err = float(np.linalg.norm(diff.ravel()))
+    scale = max(float(np.linalg.norm(af.ravel())), float(np.linalg.norm(ef.ravel())))
+    tol = atol + rtol * scale
+    if not err <= tol:
+        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(diff))), diff.shape)) if diff.ndim else ()
+        raise _fail(name, f"arrays differ: ||actual - expected|| = {err:.3g} > tolerance {tol:.3g}; "
+                          f"largest difference {abs(diff[idx]):.3g} at index {idx} "
+                          f"(actual {af[idx]:.6g}, expected {ef[idx]:.6g}); shape {a.shape}{note}")

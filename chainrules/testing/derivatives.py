@@ -1,0 +1,178 @@
+"""Finite-difference derivatives of functions on nested values: ``jvp``, ``vjp``, ``jacobian``.
+
+Inputs and outputs may be any nesting of scalars, real and complex arrays, tuples, lists,
+dicts, namedtuples, dataclasses and registered types (structured matrices, sparse arrays);
+see :mod:`chainrules.testing.tree`. Complex values are treated as pairs of reals, so the
+results follow the library's convention: a ``jvp`` is the ordinary directional derivative,
+and a ``vjp`` cotangent of a complex input is ``d/dRe + 1j * d/dIm`` of the real inner
+product ``<dy, f(x)> = Re(sum(conj(dy) * f(x)))``.
+
+By default the function is evaluated at float64 precision (float32 and float16 inputs are
+promoted), so the estimates are accurate whatever the precision of the rule under test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from chainrules.testing.finite_differences import FiniteDifferenceMethod, central_fdm
+from chainrules.testing.tree import TreeDef, leaves_to_vec, tree_flatten, vec_to_leaves
+
+FDMethod = FiniteDifferenceMethod | Callable[[Callable[[float], Any], float], Any]
+
+
+def default_fdm() -> FiniteDifferenceMethod:
+    """The method the testers use: 5-point central, adaptive step, within 1e-2 of the primal.
+
+    Examples
+    --------
+    >>> from chainrules.testing import default_fdm
+    >>> default_fdm().p, default_fdm().max_range
+    (5, 0.01)
+    """
+    return central_fdm(5, 1, max_range=1e-2)
+
+
+class _Flat:
+    """A primal flattened once: its treedef, leaf specs and vector."""
+
+    __slots__ = ("specs", "treedef", "vec")
+
+    def __init__(self, x: Any) -> None:
+        leaves, self.treedef = tree_flatten(x)
+        self.specs = self.treedef.leaf_specs()
+        self.vec = leaves_to_vec(leaves, self.specs)
+
+    def rebuild(self, v: np.ndarray, promote: bool) -> Any:
+        return self.treedef.unflatten(vec_to_leaves(v, self.specs, promote=promote))
+
+    def tangent_vec(self, dx: Any) -> np.ndarray:
+        return leaves_to_vec(self.treedef.flatten_tangent(dx), self.specs)
+
+    def tangent(self, v: np.ndarray) -> Any:
+        return self.treedef.unflatten_tangent(vec_to_leaves(v, self.specs, promote=True))
+
+
+def _output_vec(treedef: TreeDef, specs: list[Any], y: Any) -> np.ndarray:
+    leaves, _ = tree_flatten(y)
+    if len(leaves) != len(specs):
+        raise ValueError("the function's output changed structure between evaluations")
+    return leaves_to_vec(leaves, specs)
+
+
+def jvp(fdm: FDMethod | None, f: Callable[..., Any], *pairs: tuple[Any, Any], promote: bool = True) -> Any:
+    """Estimate the pushforward ``J(x) dx`` of ``f`` along the given tangents.
+
+    The cost is that of one finite-difference derivative of ``eps -> f(x + eps * dx)``,
+    whatever the size of the inputs.
+
+    Parameters
+    ----------
+    fdm : FiniteDifferenceMethod or None
+        ``None`` uses :func:`default_fdm`.
+    f : callable
+    *pairs : (x, dx)
+        Each argument of ``f`` with its tangent (``ZeroTangent()``/``NoTangent()`` to hold
+        it fixed).
+    promote : bool
+        Evaluate ``f`` at float64 precision.
+
+    Returns
+    -------
+    A tangent of ``f``'s output (same nesting; namedtuples and dataclasses as ``Tangent``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.testing import jvp
+    >>> x = np.array([1.0, 2.0])
+    >>> np.round(jvp(None, lambda x: x ** 2, (x, np.array([1.0, 0.0]))), 8) + 0.0
+    array([2., 0.])
+    """
+    fdm = default_fdm() if fdm is None else fdm
+    flats = [_Flat(x) for x, _ in pairs]
+    directions = [flat.tangent_vec(dx) for flat, (_, dx) in zip(flats, pairs)]
+    y0 = f(*(x for x, _ in pairs))
+    _, ytree = tree_flatten(y0)
+    yspecs = ytree.leaf_specs()
+
+    def along(eps: float) -> np.ndarray:
+        args = [flat.rebuild(flat.vec + eps * d, promote) for flat, d in zip(flats, directions)]
+        return _output_vec(ytree, yspecs, f(*args))
+
+    derivative = np.asarray(fdm(along, 0.0), dtype=np.float64).reshape(-1)
+    return ytree.unflatten_tangent(vec_to_leaves(derivative, yspecs, promote=True))
+
+
+def jacobian(fdm: FDMethod | None, f: Callable[..., Any], *xs: Any, promote: bool = True) -> list[np.ndarray]:
+    """Estimate the Jacobian of ``f`` with respect to each argument, as real matrices.
+
+    Row ``i`` is the ``i``-th entry of the output's real vector (see
+    :mod:`chainrules.testing.tree`), column ``j`` the ``j``-th entry of the argument's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.testing import jacobian
+    >>> (J,) = jacobian(None, lambda x: np.array([x[0] * x[1], x[0]]), np.array([2.0, 3.0]))
+    >>> np.round(J, 8) + 0.0
+    array([[3., 2.],
+           [1., 0.]])
+    """
+    fdm = default_fdm() if fdm is None else fdm
+    flats = [_Flat(x) for x in xs]
+    y0 = f(*xs)
+    yleaves, ytree = tree_flatten(y0)
+    yspecs = ytree.leaf_specs()
+    m = len(leaves_to_vec(yleaves, yspecs))
+    out = []
+    for i, flat in enumerate(flats):
+        n = len(flat.vec)
+        J = np.zeros((m, n))
+        for j in range(n):
+            direction = np.zeros(n)
+            direction[j] = 1.0
+
+            def along(eps: float, i: int = i, direction: np.ndarray = direction) -> np.ndarray:
+                args = [fl.rebuild(fl.vec + (eps * direction if k == i else 0.0), promote)
+                        for k, fl in enumerate(flats)]
+                return _output_vec(ytree, yspecs, f(*args))
+
+            J[:, j] = np.asarray(fdm(along, 0.0), dtype=np.float64).reshape(-1)
+        out.append(J)
+    return out
+
+
+def vjp(fdm: FDMethod | None, f: Callable[..., Any], dy: Any, *xs: Any, promote: bool = True) -> tuple[Any, ...]:
+    """Estimate the pullback ``J(x)^T dy`` of ``f`` for each argument.
+
+    Parameters
+    ----------
+    fdm : FiniteDifferenceMethod or None
+    f : callable
+    dy : a cotangent of ``f``'s output (any form the output's structure accepts)
+    *xs : the arguments
+
+    Returns
+    -------
+    tuple
+        One cotangent per argument, in the argument's structure.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.testing import vjp
+    >>> (dx,) = vjp(None, lambda z: z * z, 1.0, 1.0 + 2.0j)   # conj(2z) * dy
+    >>> complex(np.round(dx, 8))
+    (2-4j)
+    """
+    flats = [_Flat(x) for x in xs]
+    y0 = f(*xs)
+    _, ytree = tree_flatten(y0)
+    yspecs = ytree.leaf_specs()
+    dyvec = leaves_to_vec(ytree.flatten_tangent(dy), yspecs)
+    jacobians = jacobian(fdm, f, *xs, promote=promote)
+    return tuple(flat.tangent(J.T @ dyvec) for flat, J in zip(flats, jacobians))

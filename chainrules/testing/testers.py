@@ -1,0 +1,612 @@
+"""The rule testers: ``test_frule``, ``test_rrule`` and ``test_scalar``.
+
+Every derivative is checked against finite differences of the primal function alone (see
+:mod:`chainrules.testing.derivatives`). Besides the values, the testers check the contract
+every rule of this library keeps; each failure raises ``AssertionError`` with a message
+naming the function, the argument and the mismatch:
+
+* the rule returns the primal output ``f(*args)`` and mutates no argument;
+* an frule's tangent matches the finite-difference ``jvp``; each rrule cotangent matches
+  the finite-difference ``vjp`` (after ``ProjectTo`` of its input);
+* the pullback returns ``1 + nargs`` entries, and the same answer for a thunked cotangent;
+  for ``ZeroTangent()`` it returns zeros;
+* each cotangent is already in its input's tangent space: the type ``ProjectTo`` gives
+  (a ``Diagonal`` for a ``Diagonal``), the input's precision (float32 stays float32), real
+  for real inputs;
+* ``add_(acc, cotangent)`` equals ``acc + cotangent`` (this runs an ``InplaceableThunk``'s
+  ``add_fn``);
+* an argument marked ``NoTangent()`` (``PrimalAndTangent(x, NoTangent())``, or an integer,
+  boolean or string) gets ``NoTangent()``, and ``ZeroTangent()`` there is the wrong kind;
+* where both rules exist, the frule and the rrule agree: ``<dy, J dx> == <J^T dy, dx>``
+  in the real inner product, with no finite differences at all.
+
+A ``NotImplementedTangent`` is never a pass: the rest of the rule is checked, then the
+test is reported as an expected failure under pytest (``pytest.xfail``) and as a
+:class:`NotImplementedDerivativeWarning` elsewhere.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import os
+import sys
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from chainrules.testing.check_approx import check_approx, default_tolerances
+from chainrules.testing.derivatives import FDMethod, jvp, vjp
+from chainrules.testing.rand_tangent import _rng, rand_tangent
+from chainrules.testing.tree import leaves_to_vec, tree_flatten
+from chainrules_core import (
+    AbstractZero,
+    NoTangent,
+    NotImplementedTangent,
+    ProjectionError,
+    ProjectTo,
+    RuleConfig,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    add_,
+    backing,
+    frule,
+    rrule,
+    unthunk,
+)
+
+
+class NotImplementedDerivativeWarning(UserWarning):
+    """A tested rule returned ``not_implemented(...)`` for some derivative."""
+
+
+class PrimalAndTangent:
+    """A primal paired with the tangent the testers should use for it (Julia's ``x ⊢ dx``).
+
+    A ``NoTangent()`` tangent means "not differentiated": the rule must return
+    ``NoTangent()`` for that argument and the finite differences hold it fixed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import NoTangent
+    >>> from chainrules.testing import PrimalAndTangent, test_frule
+    >>> test_frule(np.multiply, PrimalAndTangent(2.0, 1.0), 3.0)
+    >>> PrimalAndTangent(3, NoTangent())
+    PrimalAndTangent(3, NoTangent())
+    """
+
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, primal: Any, tangent: Any) -> None:
+        self.primal = primal
+        self.tangent = tangent
+
+    def __repr__(self) -> str:
+        return f"PrimalAndTangent({self.primal!r}, {self.tangent!r})"
+
+    def __iter__(self) -> Any:
+        return iter((self.primal, self.tangent))
+
+
+# ---- helpers ---------------------------------------------------------------------------------------
+def _describe(f: Any) -> str:
+    module = getattr(f, "__module__", None) or ""
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
+    if isinstance(f, np.ufunc):
+        return f"numpy.{f.__name__}"
+    return f"{module}.{name}" if module and module not in ("builtins", "__main__") else name
+
+
+def _argument_labels(f: Any, n: int) -> list[str]:
+    names: list[str] = []
+    try:
+        params = list(inspect.signature(f).parameters.values())
+        for p in params:
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.append(p.name)
+            elif p.kind is p.VAR_POSITIONAL:
+                names.extend(f"{p.name}[{i}]" for i in range(n - len(names)))
+                break
+    except (TypeError, ValueError):
+        pass
+    return [f"argument {i + 1} ({names[i]!r})" if i < len(names) else f"argument {i + 1}" for i in range(n)]
+
+
+def _split(args: tuple[Any, ...], rng: Any) -> tuple[list[Any], list[Any]]:
+    primals, tangents = [], []
+    for a in args:
+        if isinstance(a, PrimalAndTangent):
+            primals.append(a.primal)
+            tangents.append(a.tangent)
+        else:
+            primals.append(a)
+            tangents.append(rand_tangent(a, rng))
+    return primals, tangents
+
+
+def _is_plain_function(f: Any) -> bool:
+    if isinstance(f, (np.ufunc, types.BuiltinFunctionType, type)):
+        return True
+    if isinstance(f, types.FunctionType):
+        return not f.__closure__ or all(not _holds_float(c.cell_contents) for c in f.__closure__)
+    return type(f).__name__ == "_ArrayFunctionDispatcher"
+
+
+def _holds_float(value: Any) -> bool:
+    return isinstance(value, (float, complex, np.ndarray, np.number))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Exact equality of nested values (NaN equal to NaN); used for mutation checks."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+                and a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
+    if hasattr(a, "nnz") and hasattr(a, "toarray"):
+        return hasattr(b, "toarray") and _same(a.toarray(), b.toarray())
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, Tangent) and isinstance(b, Tangent):
+        return _same(backing(a), backing(b))
+    if hasattr(a, "__dict__") and type(a) is type(b) and not isinstance(a, type):
+        return _same(vars(a), vars(b))
+    if hasattr(a, "__array__") and hasattr(b, "__array__") and type(a) is type(b):
+        return _same(np.asarray(a), np.asarray(b))
+    try:
+        result = a == b
+        if isinstance(result, np.ndarray):
+            return bool(result.all())
+        return bool(result) or (a != a and b != b)
+    except Exception:
+        return a is b
+
+
+def _check_not_mutated(name: str, labels: list[str], before: list[Any], now: list[Any], when: str) -> None:
+    for label, old, new in zip(labels, before, now):
+        if not _same(old, new):
+            raise AssertionError(f"{name}: {label} was mutated {when}")
+
+
+def _real_inner(treedef_of: Any, a: Any, b: Any) -> float:
+    """Real inner product of two tangents of the same primal (complex as pairs of reals)."""
+    _, treedef = tree_flatten(treedef_of)
+    specs = treedef.leaf_specs()
+    va = leaves_to_vec(treedef.flatten_tangent(a), specs)
+    vb = leaves_to_vec(treedef.flatten_tangent(b), specs)
+    return float(va @ vb)
+
+
+def _dtype_of(x: Any) -> np.dtype | None:
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype
+    if isinstance(x, float):
+        return np.dtype(np.float64)
+    if isinstance(x, complex):
+        return np.dtype(np.complex128)
+    dtype = getattr(x, "dtype", None)
+    return np.dtype(dtype) if dtype is not None and not callable(dtype) else None
+
+
+def _check_in_tangent_space(x: Any, ct: Any, label: str) -> None:
+    """The cotangent must already be what ``ProjectTo(x)`` makes of it (type, dtype, shape)."""
+    ct = unthunk(ct)
+    if isinstance(ct, (AbstractZero, NotImplementedTangent)):
+        return
+    try:
+        projected = unthunk(ProjectTo(x)(ct))
+    except ProjectionError as err:
+        raise AssertionError(f"{label}: {err}") from None
+    if isinstance(projected, NoTangent):
+        raise AssertionError(f"{label}: the input has no tangent space, but the rule returned a "
+                             f"{type(ct).__name__}; return NoTangent()")
+    if isinstance(projected, Tangent):
+        if isinstance(ct, Tangent):
+            parts = backing(ct)
+            primal_parts = backing(x)
+            keys = parts.keys() if isinstance(parts, dict) else range(len(parts))
+            for k in keys:
+                try:
+                    sub = primal_parts[k]
+                except (KeyError, IndexError, TypeError):
+                    continue
+                _check_in_tangent_space(sub, parts[k], f"{label}.{k}" if isinstance(k, str) else f"{label}[{k}]")
+        return
+    scalar_primal = isinstance(x, (int, float, complex, np.number)) and not isinstance(x, bool)
+    want = _dtype_of(projected)
+    have = _dtype_of(ct)
+    if scalar_primal:
+        if not (isinstance(ct, (int, float, complex, np.number)) or
+                (isinstance(ct, np.ndarray) and ct.size == 1)):
+            raise AssertionError(f"{label}: a scalar input got a cotangent of type {type(ct).__name__}")
+    elif type(ct) is not type(projected):
+        raise AssertionError(f"{label}: the cotangent is a {type(ct).__name__}, but ProjectTo(input) gives a "
+                             f"{type(projected).__name__}: project it onto the input's tangent space")
+    elif isinstance(ct, np.ndarray) and ct.shape != projected.shape:
+        raise AssertionError(f"{label}: cotangent shape {ct.shape}, expected {projected.shape}")
+    if want is not None and have is not None and have != want:
+        if have.kind == "c" and want.kind == "f":
+            raise AssertionError(f"{label}: complex cotangent ({have}) for a real input ({want}): "
+                                 "project it (keep the real part)")
+        raise AssertionError(f"{label}: cotangent dtype {have}, expected {want} (the input's precision)")
+
+
+def _zero_like(ct: Any) -> bool:
+    ct = unthunk(ct)
+    if isinstance(ct, (AbstractZero, NotImplementedTangent)):
+        return True
+    if isinstance(ct, Tangent):
+        parts = backing(ct)
+        return all(_zero_like(v) for v in (parts.values() if isinstance(parts, dict) else parts))
+    dense = ct.toarray() if hasattr(ct, "toarray") else np.asarray(ct)
+    return bool(np.all(dense == 0))
+
+
+def _report_not_implemented(name: str, notes: list[str]) -> None:
+    if not notes:
+        return
+    text = f"{name}: not implemented: " + "; ".join(notes)
+    pytest = sys.modules.get("pytest")
+    if pytest is not None and os.environ.get("PYTEST_CURRENT_TEST"):
+        pytest.xfail(text)
+    warnings.warn(NotImplementedDerivativeWarning(text), stacklevel=3)
+
+
+def _call_rule(rule_f: Callable[..., Any], config: Any, head: tuple[Any, ...], f: Any,
+               primals: list[Any], fkwargs: dict[str, Any]) -> Any:
+    if config is not None:
+        return rule_f(config, *head, f, *primals, **fkwargs)
+    return rule_f(*head, f, *primals, **fkwargs)
+
+
+def _types(primals: list[Any]) -> str:
+    return ", ".join(type(p).__name__ for p in primals)
+
+
+def _tolerances(rtol: float | None, atol: float | None, *values: Any) -> tuple[float, float]:
+    d_rtol, d_atol = default_tolerances(*values)
+    return (d_rtol if rtol is None else rtol), (d_atol if atol is None else atol)
+
+
+# ---- test_rrule -------------------------------------------------------------------------------------
+def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_output_tangent: bool = True,
+               fdm: FDMethod | None = None, rtol: float | None = None, atol: float | None = None,
+               fkwargs: dict[str, Any] | None = None, config: RuleConfig | None = None,
+               rrule_f: Callable[..., Any] | None = None, frule_f: Callable[..., Any] | None = None,
+               check_inplace_add: bool = True, check_frule_consistency: bool = True, rng: Any = None) -> None:
+    """Check the rrule of ``f`` at ``args`` against finite differences and the rule contract.
+
+    Parameters
+    ----------
+    f : callable or PrimalAndTangent
+        The function; ``PrimalAndTangent(f, df)`` also checks the cotangent of a callable
+        object's own fields.
+    *args : Any or PrimalAndTangent
+        The arguments. Arguments given plainly get a random tangent; integers, booleans and
+        strings are not differentiated; ``PrimalAndTangent(x, NoTangent())`` holds one fixed.
+    output_tangent : Any, optional
+        The cotangent fed to the pullback (random by default).
+    check_thunked_output_tangent : bool
+        Also call the pullback with the cotangent wrapped in a ``Thunk``.
+    fdm : FiniteDifferenceMethod, optional
+        Default: ``central_fdm(5, 1, max_range=1e-2)``.
+    rtol, atol : float, optional
+        Default from the lowest precision of the inputs and output.
+    fkwargs : dict, optional
+        Keyword arguments for ``f`` (never differentiated).
+    config : RuleConfig, optional
+        Passed as the first argument of ``rrule_f``.
+    rrule_f, frule_f : callable, optional
+        What to test instead of :data:`rrule` (e.g. ``rrule_via_ad`` to test an AD's own
+        gradients) and which frule to compare with (default :data:`frule`).
+    check_inplace_add, check_frule_consistency : bool
+        Switch those checks off (for example for an AD's own gradients).
+    rng : numpy.random.Generator or int, optional
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import rrule, NoTangent, ProjectTo, unthunk
+    >>> from chainrules.testing import test_rrule
+    >>> def double(x):
+    ...     return 2 * x
+    >>> @rrule.register(double, np.ndarray)
+    ... def double_rrule(x):
+    ...     project_x = ProjectTo(x)
+    ...     def double_pullback(dy):
+    ...         return NoTangent(), project_x(2 * unthunk(dy))
+    ...     return double(x), double_pullback
+    >>> test_rrule(double, np.array([1.0, 2.0]))
+    >>> test_rrule(double, np.array([1.0, 2.0], dtype=np.float32))
+    """
+    rng = _rng(rng)
+    fkwargs = dict(fkwargs or {})
+    f_primal, f_tangent = (f.primal, f.tangent) if isinstance(f, PrimalAndTangent) else (f, None)
+    primals, tangents = _split(args, rng)
+    name = f"test_rrule({_describe(f_primal)})"
+    labels = _argument_labels(f_primal, len(primals))
+    before = copy.deepcopy(primals)
+    rule = rrule if rrule_f is None else rrule_f
+
+    result = _call_rule(rule, config, (), f_primal, primals, fkwargs)
+    if result is None:
+        raise AssertionError(f"{name}: no rrule for argument types ({_types(primals)})")
+    try:
+        y, pullback = result
+    except (TypeError, ValueError):
+        raise AssertionError(f"{name}: the rrule must return (y, pullback), got {type(result).__name__}") from None
+    _check_not_mutated(name, labels, before, primals, "by the rrule")
+    expected_y = f_primal(*copy.deepcopy(before), **fkwargs)
+    rtol, atol = _tolerances(rtol, atol, y, *primals)
+    check_approx(y, expected_y, rtol=rtol, atol=atol, name=f"{name}: primal output")
+
+    dy = rand_tangent(y, rng) if output_tangent is None else output_tangent
+    dy_before = copy.deepcopy(dy)
+    try:
+        cotangents = pullback(dy)
+    except Exception as err:
+        raise AssertionError(f"{name}: the pullback raised {type(err).__name__}: {err}") from err
+    if not isinstance(cotangents, tuple):
+        raise AssertionError(f"{name}: the pullback must return a tuple, got {type(cotangents).__name__}")
+    if len(cotangents) != len(primals) + 1:
+        raise AssertionError(f"{name}: the pullback returned {len(cotangents)} cotangents; expected "
+                             f"{len(primals) + 1} (one for the function, then one per argument)")
+    _check_not_mutated(name, labels, before, primals, "by the pullback")
+    if not _same(dy_before, dy):
+        raise AssertionError(f"{name}: the output cotangent was mutated by the pullback")
+
+    notes: list[str] = []
+    # The function's own cotangent.
+    df = unthunk(cotangents[0])
+    if f_tangent is None and _is_plain_function(f_primal) and not isinstance(df, NoTangent):
+        raise AssertionError(f"{name}: the cotangent of the function itself must be NoTangent() "
+                             f"for a plain function, got {type(df).__name__}")
+    # Which arguments are differentiated.
+    diff = [i for i, t in enumerate(tangents) if not isinstance(t, NoTangent)]
+    with_f = f_tangent is not None and not isinstance(f_tangent, NoTangent)
+    for i, t in enumerate(tangents):
+        if isinstance(t, NoTangent):
+            ct = unthunk(cotangents[i + 1])
+            if not isinstance(ct, NoTangent):
+                kind = "ZeroTangent(), the wrong kind" if isinstance(ct, AbstractZero) else type(ct).__name__
+                raise AssertionError(f"{name}: {labels[i]} is not differentiable (or marked NoTangent()) and "
+                                     f"must get NoTangent(); got {kind}")
+
+    def call_f(*dargs: Any) -> Any:
+        full = list(primals)
+        fn = f_primal
+        if with_f:
+            fn, dargs = dargs[0], dargs[1:]
+        for k, i in enumerate(diff):
+            full[i] = dargs[k]
+        return fn(*copy.deepcopy(full), **fkwargs)
+
+    fd_inputs = ([f_primal] if with_f else []) + [primals[i] for i in diff]
+    need_fd = any(not isinstance(unthunk(c), (NotImplementedTangent,)) for c in cotangents)
+    fd = vjp(fdm, call_f, dy, *fd_inputs) if fd_inputs and need_fd else ()
+    if with_f:
+        df_fd, fd = fd[0], fd[1:]
+        if isinstance(df, NotImplementedTangent):
+            notes.append(f"the function's cotangent: {df.info}")
+        else:
+            check_approx(df, df_fd, rtol=rtol, atol=atol, name=f"{name}: cotangent of the function")
+    for k, i in enumerate(diff):
+        raw = cotangents[i + 1]
+        ct = unthunk(raw)
+        label = f"{name}: cotangent of {labels[i]}"
+        if isinstance(ct, NotImplementedTangent):
+            notes.append(f"{labels[i]}: {ct.info}")
+            continue
+        if isinstance(ct, NoTangent) and not isinstance(tangents[i], NoTangent):
+            if not _zero_like(fd[k]):
+                raise AssertionError(f"{label}: got NoTangent(), but the input is differentiable and the "
+                                     "finite differences say its cotangent is not zero")
+            continue
+        _check_in_tangent_space(primals[i], ct, label)
+        expected = ProjectTo(primals[i])(fd[k])
+        check_approx(ct, expected, rtol=rtol, atol=atol, name=label)
+
+    if check_thunked_output_tangent:
+        dy_thunk = Thunk(lambda: copy.deepcopy(dy_before))
+        try:
+            again = pullback(dy_thunk)
+        except Exception as err:
+            raise AssertionError(f"{name}: the pullback fails on a thunked cotangent: "
+                                 f"{type(err).__name__}: {err}") from err
+        for k in range(len(cotangents)):
+            first, second = unthunk(cotangents[k]), unthunk(again[k])
+            if isinstance(first, NotImplementedTangent) or isinstance(second, NotImplementedTangent):
+                continue
+            label = "the function" if k == 0 else labels[k - 1]
+            check_approx(second, first, rtol=rtol, atol=atol,
+                         name=f"{name}: with a thunked cotangent, the cotangent of {label}")
+        try:
+            zeros = pullback(ZeroTangent())
+        except Exception as err:
+            raise AssertionError(f"{name}: the pullback fails on ZeroTangent(): {type(err).__name__}: {err}") from err
+        for k, z in enumerate(zeros):
+            label = "the function" if k == 0 else labels[k - 1]
+            try:
+                is_zero = _zero_like(z)
+            except Exception as err:
+                raise AssertionError(f"{name}: for a ZeroTangent() output cotangent, computing the cotangent of "
+                                     f"{label} raised {type(err).__name__}: {err}") from err
+            if not is_zero:
+                raise AssertionError(f"{name}: for a ZeroTangent() output cotangent, the cotangent of {label} "
+                                     f"is not zero")
+
+    if check_inplace_add:
+        for i in diff:
+            raw = cotangents[i + 1]
+            ct = unthunk(raw)
+            if isinstance(ct, (AbstractZero, NotImplementedTangent)):
+                continue
+            acc = rand_tangent(primals[i], rng)
+            if isinstance(acc, AbstractZero):
+                continue
+            expected = copy.deepcopy(acc) + ct
+            try:
+                summed = add_(acc, raw)
+            except Exception as err:
+                raise AssertionError(f"{name}: add_ of the cotangent of {labels[i]} raised "
+                                     f"{type(err).__name__}: {err}") from err
+            check_approx(summed, expected, rtol=rtol, atol=atol,
+                         name=f"{name}: add_(acc, cotangent of {labels[i]}) vs acc + cotangent")
+
+    if check_frule_consistency and not with_f:
+        _check_consistency(name, f_primal, primals, tangents, labels, dy, cotangents, fkwargs, config,
+                           frule if frule_f is None else frule_f, rtol, atol)
+    _report_not_implemented(name, notes)
+
+
+def _check_consistency(name: str, f: Any, primals: list[Any], tangents: list[Any], labels: list[str],
+                       dy: Any, cotangents: tuple[Any, ...], fkwargs: dict[str, Any], config: Any,
+                       frule_f: Callable[..., Any], rtol: float, atol: float) -> None:
+    """<dy, J dx> (from the frule) must equal sum_i <J^T dy, dx_i> (from the rrule)."""
+    result = _call_rule(frule_f, config, ((NoTangent(), *tangents),), f, list(primals), fkwargs)
+    if result is None:
+        return
+    y, ydot = result
+    ydot = unthunk(ydot)
+    if isinstance(ydot, NotImplementedTangent):
+        return
+    rhs = 0.0
+    for i, t in enumerate(tangents):
+        if isinstance(t, NoTangent):
+            continue
+        ct = unthunk(cotangents[i + 1])
+        if isinstance(ct, NotImplementedTangent):
+            return
+        rhs += _real_inner(primals[i], ct, t)
+    lhs = _real_inner(y, dy, ydot)
+    scale = abs(lhs) + abs(rhs)
+    if not abs(lhs - rhs) <= atol + rtol * scale:
+        raise AssertionError(f"{name}: the frule and the rrule disagree: <dy, frule tangent> = {lhs:.10g} but "
+                             f"sum <rrule cotangent, dx> = {rhs:.10g}")
+
+
+# ---- test_frule -------------------------------------------------------------------------------------
+def test_frule(f: Any, *args: Any, fdm: FDMethod | None = None, rtol: float | None = None,
+               atol: float | None = None, fkwargs: dict[str, Any] | None = None,
+               config: RuleConfig | None = None, frule_f: Callable[..., Any] | None = None,
+               rrule_f: Callable[..., Any] | None = None, check_rrule_consistency: bool = True,
+               rng: Any = None) -> None:
+    """Check the frule of ``f`` at ``args`` against finite differences and the rule contract.
+
+    Parameters are those of :func:`test_rrule`; the tangents of the arguments (given with
+    :class:`PrimalAndTangent` or random) are pushed forward and compared with the
+    finite-difference ``jvp``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import frule
+    >>> from chainrules.testing import test_frule
+    >>> def double(x):
+    ...     return 2 * x
+    >>> @frule.register(double, np.ndarray)
+    ... def double_frule(tangents, x):
+    ...     return double(x), 2 * tangents[1]
+    >>> test_frule(double, np.array([1.0, 2.0]))
+    """
+    rng = _rng(rng)
+    fkwargs = dict(fkwargs or {})
+    f_primal, f_tangent = (f.primal, f.tangent) if isinstance(f, PrimalAndTangent) else (f, NoTangent())
+    primals, tangents = _split(args, rng)
+    name = f"test_frule({_describe(f_primal)})"
+    labels = _argument_labels(f_primal, len(primals))
+    before = copy.deepcopy(primals)
+    tangents_before = copy.deepcopy(tangents)
+    rule = frule if frule_f is None else frule_f
+
+    result = _call_rule(rule, config, ((f_tangent, *tangents),), f_primal, primals, fkwargs)
+    if result is None:
+        raise AssertionError(f"{name}: no frule for argument types ({_types(primals)})")
+    try:
+        y, ydot = result
+    except (TypeError, ValueError):
+        raise AssertionError(f"{name}: the frule must return (y, dy), got {type(result).__name__}") from None
+    _check_not_mutated(name, labels, before, primals, "by the frule")
+    _check_not_mutated(name, [f"the tangent of {lab}" for lab in labels], tangents_before, tangents, "by the frule")
+    rtol, atol = _tolerances(rtol, atol, y, *primals)
+    expected_y = f_primal(*copy.deepcopy(before), **fkwargs)
+    check_approx(y, expected_y, rtol=rtol, atol=atol, name=f"{name}: primal output")
+
+    ydot = unthunk(ydot)
+    notes: list[str] = []
+    if isinstance(ydot, NotImplementedTangent):
+        notes.append(f"the output tangent: {ydot.info}")
+    else:
+        diff = [i for i, t in enumerate(tangents) if not isinstance(t, NoTangent)]
+        with_f = not isinstance(f_tangent, (NoTangent, AbstractZero))
+
+        def call_f(*dargs: Any) -> Any:
+            full = list(primals)
+            fn = f_primal
+            if with_f:
+                fn, dargs = dargs[0], dargs[1:]
+            for k, i in enumerate(diff):
+                full[i] = dargs[k]
+            return fn(*copy.deepcopy(full), **fkwargs)
+
+        pairs = ([(f_primal, f_tangent)] if with_f else []) + [(primals[i], tangents[i]) for i in diff]
+        expected = jvp(fdm, call_f, *pairs) if pairs else ZeroTangent()
+        _check_in_tangent_space(y, ydot, f"{name}: output tangent")
+        check_approx(ydot, expected, rtol=rtol, atol=atol, name=f"{name}: output tangent")
+
+        if check_rrule_consistency and not with_f:
+            back = _call_rule(rrule if rrule_f is None else rrule_f, config, (), f_primal, list(primals), fkwargs)
+            if back is not None:
+                dy = rand_tangent(y, rng)
+                cotangents = back[1](dy)
+                _check_consistency(name, f_primal, primals, tangents, labels, dy, cotangents, fkwargs, config,
+                                   rule, rtol, atol)
+    _report_not_implemented(name, notes)
+
+
+# ---- test_scalar ------------------------------------------------------------------------------------
+def _unit(z: Any, imaginary: bool) -> Any:
+    if isinstance(z, np.generic):
+        return z.dtype.type(1j if imaginary else 1)
+    if isinstance(z, np.ndarray):
+        return np.full(z.shape, 1j if imaginary else 1, dtype=z.dtype)
+    return 1j if imaginary else (1.0 if not isinstance(z, complex) else 1.0 + 0j)
+
+
+def test_scalar(f: Any, z: Any, *, rtol: float | None = None, atol: float | None = None,
+                fdm: FDMethod | None = None, fkwargs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    """Check the frule and the rrule of a scalar function at ``z`` (real or complex).
+
+    For a complex ``z`` the frule is checked along the real and the imaginary direction,
+    and the rrule with real and imaginary output cotangents when the output is complex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import chainrules
+    >>> from chainrules.testing import test_scalar
+    >>> test_scalar(np.sin, 0.5)
+    >>> test_scalar(np.sin, 0.5 + 0.25j)
+    >>> test_scalar(np.sin, np.float32(0.5))
+    """
+    options = dict(rtol=rtol, atol=atol, fdm=fdm, fkwargs=fkwargs, **kwargs)
+    complex_input = np.iscomplexobj(z)
+    directions = [_unit(z, False)] + ([_unit(z, True)] if complex_input else [])
+    for dz in directions:
+        test_frule(f, PrimalAndTangent(z, dz), **options)
+    y = f(z, **(fkwargs or {}))
+    outputs = [_unit(y, False)] + ([_unit(y, True)] if np.iscomplexobj(y) else [])
+    for dy in outputs:
+        test_rrule(f, z, output_tangent=dy, **options)
+
+
+# The testers are named after their Julia counterparts; keep pytest from collecting them as
+# tests when a test module imports them.
+test_rrule.__test__ = False  # type: ignore[attr-defined]
+test_frule.__test__ = False  # type: ignore[attr-defined]
+test_scalar.__test__ = False  # type: ignore[attr-defined]

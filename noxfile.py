@@ -1,0 +1,40 @@
+"""Developer sessions: ``nox -s tests lint typecheck docs bench``."""
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "typecheck"]
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite (unit tests, rule tests, doctests of the code and the docs)."""
+    session.install(".[test]")
+    session.run("python", "-m", "pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the code, the tests and the benchmarks."""
+    session.install("ruff>=0.5")
+    session.run("ruff", "check", "chainrules", "chainrules_core", "tests", "benchmarks", "noxfile.py")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy over the two packages."""
+    session.install(".[test]", "mypy>=1.8")
+    session.run("mypy")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Run every example in docs/ and README.md."""
+    session.install(".[test]")
+    session.run("python", "-m", "pytest", "docs", "README.md", "-q")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The side-by-side benchmarks (pytest-benchmark); ratios are printed at the end."""
+    session.install(".[bench]")
+    session.run("python", "-m", "pytest", "benchmarks", "--benchmark-only", "-q", *session.posargs)
