@@ -34,7 +34,7 @@ from chainrules_core.config import (
     frule_via_ad,
     rrule_via_ad,
 )
-from chainrules_core.projection import ProjectionError, ProjectTo, Projector
+from chainrules_core.projection import ProjectionError, ProjectTo, Projector, check_cotangent_shape
 from chainrules_core.rules import (
     OPTED_OUT,
     AmbiguousRuleWarning,
@@ -92,6 +92,7 @@ __all__ = [
     "add_",
     "backing",
     "canonicalize",
+    "check_cotangent_shape",
     "frule",
     "frule_via_ad",
     "ignore_derivatives",

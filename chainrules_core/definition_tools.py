@@ -24,7 +24,7 @@ import numpy as np
 
 from chainrules_core.arithmetic import conj
 from chainrules_core.broadcasting import unbroadcast
-from chainrules_core.projection import ProjectTo
+from chainrules_core.projection import ProjectTo, check_cotangent_shape
 from chainrules_core.rules import RuleSignature, Varargs, _callable_name, _RuleRegistry, frule, rrule
 from chainrules_core.tangents.not_implemented import NotImplementedTangent, not_implemented
 from chainrules_core.tangents.structural import Tangent
@@ -181,6 +181,9 @@ def scalar_rule(f: Callable[..., Any], partials: Callable[..., Any], *types: Any
             if len(dys) != len(rows):
                 raise ValueError(f"{name} pullback: got a cotangent with {len(dys)} parts for "
                                  f"{len(rows)} outputs")
+            for k, (dyk, yk) in enumerate(zip(dys, y if multi else (y,))):
+                check_cotangent_shape(dyk, np.shape(yk), f"{name} pullback: cotangent of output {k + 1}"
+                                      if multi else f"{name} pullback: output cotangent")
 
             def cotangent(i: int) -> Any:
                 total: Any = ZeroTangent()

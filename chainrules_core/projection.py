@@ -48,17 +48,65 @@ class ProjectionError(ValueError):
     """A cotangent that cannot be mapped into its primal's tangent space (shape or kind)."""
 
 
-def _where(projector: Projector) -> str:
-    """Name the pullback (and the projector's variable) on the stack; used in error messages."""
+_OUTPUT_NAMES = ("y", "dy", "out", "output", "omega")
+
+
+def _argument_of(variable: str) -> str:
+    """Read the argument from a projector's variable name (``project_b`` projects ``b``)."""
+    name = variable.removeprefix("project_").removeprefix("proj_")
+    if name in _OUTPUT_NAMES:
+        return "the output cotangent"
+    return f"argument {name!r}"
+
+
+def _where(projector: Any) -> str:
+    """Name the rule and the argument of a failing projection, read off the stack.
+
+    Rules name their pullbacks ``<function>_pullback`` and their projectors
+    ``project_<argument>`` (``project_y`` for the output), so an error can say where it
+    happened without costing anything when nothing goes wrong.
+    """
     frame = sys._getframe(2)
     while frame is not None:
         name = frame.f_code.co_name
         if "pullback" in name or "pushforward" in name or name.endswith(("rrule", "frule")):
             variables = [k for k, v in frame.f_locals.items() if v is projector]
-            via = f", projector {variables[0]!r}" if variables else ""
+            via = f", {_argument_of(variables[0])}" if variables else ""
             return f" (in {getattr(frame.f_code, 'co_qualname', name)}{via})"
         frame = frame.f_back  # type: ignore[assignment]
     return ""
+
+
+def check_cotangent_shape(dy: Any, shape: tuple[int, ...], where: str) -> None:
+    """Raise :class:`ProjectionError` if the array cotangent ``dy`` does not have ``shape``.
+
+    Pullbacks call it on the output cotangent where a wrong shape would otherwise be
+    broadcast silently. Zeros, thunks and non-array cotangents are not checked.
+
+    Parameters
+    ----------
+    dy : Any
+        The cotangent.
+    shape : tuple of int
+        The shape it must have (the output's).
+    where : str
+        Names the rule and the argument in the message, e.g. ``"np.sum pullback: output cotangent"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import check_cotangent_shape
+    >>> check_cotangent_shape(np.ones(3), (3,), "f pullback: output cotangent")
+    >>> check_cotangent_shape(np.ones(2), (3,), "f pullback: output cotangent")
+    Traceback (most recent call last):
+    ...
+    chainrules_core.projection.ProjectionError: f pullback: output cotangent has shape (2,), expected shape (3,)
+    """
+    dy_shape = getattr(dy, "shape", None)
+    if dy_shape is not None and not isinstance(dy, AbstractThunk) and tuple(dy_shape) != tuple(shape):
+        if math.prod(dy_shape) == 1 and math.prod(shape) == 1:
+            return
+        raise ProjectionError(f"{where} has shape {tuple(dy_shape)}, expected shape {tuple(shape)}")
 
 
 class Projector:

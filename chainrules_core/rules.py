@@ -54,6 +54,7 @@ from multipledispatch.conflict import ambiguous, supercedes
 from multipledispatch.variadic import Variadic
 
 from chainrules_core.config import RuleConfig
+from chainrules_core.tangents.zeros import NoTangent
 
 _CACHE_LIMIT = 16384
 
@@ -166,6 +167,8 @@ class RuleSignature:
     opt_out: bool = False
     functor: bool = False
     subclasses: bool = False
+    call: Any = dataclasses.field(default=None, compare=False, repr=False)
+    """What lookups run: ``impl``, adapted when the rule has optional positional parameters."""
 
     def dispatch_signatures(self) -> list[tuple[Any, ...]]:
         """The multipledispatch signatures (config type first) this registration covers."""
@@ -468,8 +471,11 @@ class _RuleRegistry:
             n_required = len(arg_types)
         elif var is not None and varargs is None:
             varargs = _normalise_type(annotations.get(var, inspect.Parameter.empty), where)
+        call = impl
+        if varargs is None and n_required < len(arg_types):
+            call = self._adapt_optional(impl, len(arg_types), config is not None, functor)
         return RuleSignature(f, tuple(arg_types), n_required, varargs, config, impl, False, functor,
-                             subclasses)
+                             subclasses, call)
 
     def _add(self, f: Any, types: tuple[Any, ...], impl: Callable[..., Any] | None, *, config: Any,
              functor: bool, subclasses: bool) -> RuleSignature:
@@ -513,6 +519,11 @@ class _RuleRegistry:
         for hook in hooks:
             self._run_hook(hook, f, record)
         return record
+
+    def _adapt_optional(self, impl: Callable[..., Any], n_params: int, has_config: bool,
+                        functor: bool) -> Callable[..., Any]:
+        """Let a rule with optional positional parameters always see its full signature."""
+        raise NotImplementedError
 
     @staticmethod
     def _same_rule(a: RuleSignature, b: RuleSignature) -> bool:
@@ -680,7 +691,7 @@ class _RuleRegistry:
         with self._lock:
             table = plain[_TABLE_KEY]
             record = table.dispatch(_NoConfig, () if key is _Absent else _key_types(key))
-            impl = None if record is None or record.opt_out else record.impl
+            impl = None if record is None or record.opt_out else record.call
             if impl is not None and key is _Absent:
                 impl = functools.partial(_drop_placeholder, impl, self._leading)
             table.plain[key] = impl
@@ -700,7 +711,7 @@ class _RuleRegistry:
             pass
         with self._lock:
             record = table.dispatch(type(config), _arg_types(args))
-            entry = None if record is None or record.opt_out else (record.impl, record.config is not None)
+            entry = None if record is None or record.opt_out else (record.call, record.config is not None)
             table.configured[key] = entry
         return entry
 
@@ -734,6 +745,30 @@ class RRuleRegistry(_RuleRegistry):
     def __init__(self) -> None:
         super().__init__()
         self._function = _make_rrule_function(self)
+
+    def _adapt_optional(self, impl: Callable[..., Any], n_params: int, has_config: bool,
+                        functor: bool) -> Callable[..., Any]:
+        """A rule with optional positional parameters returns cotangents for all of them;
+        the caller gets one per argument it passed (after the function's own)."""
+        skip = int(has_config) + int(functor)
+
+        def rrule_with_optional_arguments(*args: Any, **kwargs: Any) -> Any:
+            result = impl(*args, **kwargs)
+            given = len(args) - skip
+            if result is None or given >= n_params:
+                return result
+            y, pullback = result
+            keep = 1 + given
+
+            def pullback_of_given_arguments(dy: Any) -> Any:
+                return pullback(dy)[:keep]
+
+            pullback_of_given_arguments.__name__ = getattr(pullback, "__name__", "pullback")
+            pullback_of_given_arguments.__qualname__ = getattr(pullback, "__qualname__", "pullback")
+            return y, pullback_of_given_arguments
+
+        rrule_with_optional_arguments.__wrapped__ = impl  # type: ignore[attr-defined]
+        return rrule_with_optional_arguments
 
     def __call__(self, f: Any, /, *args: Any, **kwargs: Any) -> Any:
         return self._function(f, *args, **kwargs)
@@ -863,6 +898,23 @@ class FRuleRegistry(_RuleRegistry):
     def __init__(self) -> None:
         super().__init__()
         self._function = _make_frule_function(self)
+
+    def _adapt_optional(self, impl: Callable[..., Any], n_params: int, has_config: bool,
+                        functor: bool) -> Callable[..., Any]:
+        """A rule with optional positional parameters receives tangents for all of them
+        (``NoTangent()`` for those the caller did not pass)."""
+        lead = int(has_config)
+        skip = lead + 1 + int(functor)
+
+        def frule_with_optional_arguments(*args: Any, **kwargs: Any) -> Any:
+            given = len(args) - skip
+            if given < n_params:
+                tangents = (*args[lead], *(NoTangent(),) * (n_params - given))
+                args = (*args[:lead], tangents, *args[lead + 1:])
+            return impl(*args, **kwargs)
+
+        frule_with_optional_arguments.__wrapped__ = impl  # type: ignore[attr-defined]
+        return frule_with_optional_arguments
 
     def __call__(self, tangents: Any, f: Any = None, /, *args: Any, **kwargs: Any) -> Any:
         return self._function(tangents, f, *args, **kwargs)

@@ -4,4 +4,11 @@ Each area's ``__init__`` imports its modules (one module per family of functions
 each module registers its rules when imported.
 """
 
-from chainrules.rulesets import elementwise  # noqa: F401
+from chainrules.rulesets import (  # noqa: F401
+    arrays,
+    contractions,
+    elementwise,
+    linalg,
+    reductions,
+    structured,
+)

@@ -1,0 +1,1 @@
+"""Array manipulation and indexing: reshape, transpose, concatenate, split, pad, sort, take, getitem, ..."""

@@ -1,0 +1,1 @@
+"""Contractions: matmul, dot, vdot, inner, outer, tensordot, einsum, kron, convolve, diff, interp, ..."""

@@ -1,0 +1,1 @@
+"""Linear algebra: numpy.linalg and scipy.linalg (dense, solves, factorizations, matrix functions)."""
