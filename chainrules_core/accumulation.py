@@ -15,8 +15,9 @@ from chainrules_core.tangents.zeros import AbstractZero
 def is_inplaceable_destination(x: Any) -> bool:
     """Return whether ``add_`` may write into ``x`` in place.
 
-    True for a writable floating or complex ``ndarray`` whose elements do not overlap
-    (no zero strides, as ``np.broadcast_to`` views have).
+    True for a writable floating or complex ``ndarray`` whose elements do not overlap in
+    memory (``np.broadcast_to`` views and ``as_strided`` windows do: writing one element
+    would change others).
 
     Examples
     --------
@@ -29,7 +30,22 @@ def is_inplaceable_destination(x: Any) -> bool:
     """
     if not isinstance(x, np.ndarray) or not x.flags.writeable or x.dtype.kind not in "fc":
         return False
-    return x.size <= 1 or 0 not in x.strides
+    return x.size <= 1 or x.flags.c_contiguous or x.flags.f_contiguous or _elements_disjoint(x)
+
+
+def _elements_disjoint(x: np.ndarray) -> bool:
+    """Whether no two elements of ``x`` share memory (a sufficient test on the strides).
+
+    Sorting the axes of length > 1 by stride, each stride must step over the whole extent
+    spanned by the axes before it; slices and transposes of an array pass, zero strides and
+    overlapping windows fail.
+    """
+    span = x.itemsize
+    for stride, n in sorted((abs(st), n) for st, n in zip(x.strides, x.shape) if n > 1):
+        if stride < span:
+            return False
+        span = stride * (n - 1) + span
+    return True
 
 
 def add_(acc: Any, dx: Any) -> Any:

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from chainrules_core.tangents.base import AbstractTangent
 from chainrules_core.tangents.not_implemented import NotImplementedTangent
 from chainrules_core.tangents.structural import Tangent, _is_namedtuple_type, backing, field_names
 from chainrules_core.tangents.thunks import AbstractThunk, InplaceableThunk, Thunk
@@ -81,7 +82,8 @@ def check_cotangent_shape(dy: Any, shape: tuple[int, ...], where: str) -> None:
     """Raise :class:`ProjectionError` if the array cotangent ``dy`` does not have ``shape``.
 
     Pullbacks call it on the output cotangent where a wrong shape would otherwise be
-    broadcast silently. Zeros, thunks and non-array cotangents are not checked.
+    broadcast silently. Tangent kinds of the core (zeros, thunks,
+    ``Tangent``, not-implemented) and non-array cotangents are not checked.
 
     Parameters
     ----------
@@ -102,8 +104,10 @@ def check_cotangent_shape(dy: Any, shape: tuple[int, ...], where: str) -> None:
     ...
     chainrules_core.projection.ProjectionError: f pullback: output cotangent has shape (2,), expected shape (3,)
     """
+    if isinstance(dy, AbstractTangent):  # zeros, thunks, structural and not-implemented tangents
+        return
     dy_shape = getattr(dy, "shape", None)
-    if dy_shape is not None and not isinstance(dy, AbstractThunk) and tuple(dy_shape) != tuple(shape):
+    if dy_shape is not None and tuple(dy_shape) != tuple(shape):
         if math.prod(dy_shape) == 1 and math.prod(shape) == 1:
             return
         raise ProjectionError(f"{where} has shape {tuple(dy_shape)}, expected shape {tuple(shape)}")
@@ -414,7 +418,7 @@ def ProjectTo(x: Any) -> Callable[[Any], Any]:  # noqa: N802  (the name of the J
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         fields = {f.name: ProjectTo(getattr(x, f.name)) for f in dataclasses.fields(x)}
         return _structural(type(x), fields)
-    if callable(x):
+    if callable(x) or type(x).__module__.startswith("numpy.random"):  # generators, seeds: not numbers
         return _NO_TANGENT
     return _IDENTITY
 
@@ -428,7 +432,9 @@ def _structural(P: type, elements: Any) -> Projector:
 
 _NON_DIFFERENTIABLE = (bool, np.bool_, str, bytes, type(None), type, types.FunctionType,
                        types.BuiltinFunctionType, types.MethodType, types.ModuleType, np.ufunc,
-                       range, slice, type(Ellipsis), np.dtype, np.random.Generator)
+                       range, slice, type(Ellipsis), np.dtype)
+# (numpy.random's generators are recognised by their module in ProjectTo's fallback: naming
+# np.random.Generator here would import numpy.random, a fifth of the cost of importing numpy.)
 for _t in _NON_DIFFERENTIABLE:
     ProjectTo.register(_t, lambda x: _NO_TANGENT)
 

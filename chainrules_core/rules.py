@@ -26,7 +26,9 @@ Callables
 ---------
 * plain functions, ufuncs, ``np.sum``-style dispatchers: keyed on the object;
 * classes: a rule registered on ``Cls`` is the rule for calling ``Cls(...)`` (a
-  constructor); with ``subclasses=True`` it serves subclasses too;
+  constructor); with ``subclasses=True`` it serves subclasses too, and the implementation
+  receives the class being called first (after the config and, for an frule, the
+  tangents), so it can build an instance of that class;
 * functors: ``register_functor(Cls, ...)`` gives rules for calling *instances* of ``Cls``;
   the implementation receives the instance first and the pullback's first entry is its
   tangent;
@@ -42,6 +44,7 @@ import dataclasses
 import functools
 import inspect
 import itertools
+import sys
 import threading
 import types
 import typing
@@ -51,7 +54,7 @@ from typing import Any
 
 from multipledispatch import Dispatcher
 from multipledispatch.conflict import ambiguous, supercedes
-from multipledispatch.variadic import Variadic
+from multipledispatch.variadic import Variadic, isvariadic
 
 from chainrules_core.config import RuleConfig
 from chainrules_core.tangents.zeros import NoTangent
@@ -132,6 +135,12 @@ def _callable_name(f: Any) -> str:
     return f"{module}.{name}" if module and module != "builtins" else name
 
 
+@functools.cache
+def _variadic(t: Any) -> Any:
+    """``Variadic[t]``, made once per type: multipledispatch builds a new class on every call."""
+    return Variadic[t]
+
+
 @dataclasses.dataclass(frozen=True)
 class RuleSignature:
     """What one registration declared.
@@ -155,7 +164,8 @@ class RuleSignature:
     functor : bool
         The rule is for calling instances of ``f``.
     subclasses : bool
-        A constructor rule that also serves subclasses of ``f``.
+        A constructor rule that also serves subclasses of ``f`` (its implementation
+        receives the class being called).
     """
 
     f: Any
@@ -179,7 +189,7 @@ class RuleSignature:
             for combo in itertools.product(*options):  # unions expand to one signature each
                 sig = head + combo
                 if self.varargs is not None and k == len(self.types):
-                    sig = sig + (Variadic[self.varargs],)
+                    sig = sig + (_variadic(self.varargs),)
                 sigs.append(sig)
         return sigs
 
@@ -191,6 +201,8 @@ class RuleSignature:
         text = f"{_callable_name(self.f)}({', '.join(parts)})"
         if self.functor:
             text = f"<instance of {text.split('(')[0]}>({', '.join(parts)})"
+        if self.subclasses:
+            text += " [and subclasses]"
         if self.config is not None:
             text += f" [config: {_type_name(self.config)}]"
         if self.opt_out:
@@ -200,8 +212,10 @@ class RuleSignature:
 
 def _normalise_type(t: Any, where: str) -> Any:
     """Turn an annotation or a given type into a type or a tuple of types."""
-    if t is inspect.Parameter.empty or t is typing.Any:
+    if t is inspect.Parameter.empty or t is typing.Any:  # (empty is a class: test it first)
         return object
+    if type(t) is type:  # a plain class: the common case, decided at once
+        return t
     if t is None or t is type(None):
         return type(None)
     if isinstance(t, tuple):
@@ -216,18 +230,45 @@ def _normalise_type(t: Any, where: str) -> Any:
     raise TypeError(f"{where}: {t!r} is not a type (use a class, a tuple of classes, or Varargs)")
 
 
+def _annotation(impl: Callable[..., Any], annotations: dict[str, Any], name: str,
+                localns: dict[str, Any] | None) -> Any:
+    """The annotation of one parameter, evaluated if it is a string (``from __future__ import
+    annotations``).
+
+    Only the parameters the given types do not cover are evaluated, one by one: evaluating
+    every annotation (``typing.get_type_hints``), return type included, would make each
+    registration, and so ``import chainrules``, several times slower. Names resolve in the
+    implementation's module and in ``localns``, the namespace ``register`` was called from
+    (so a class defined in the same function resolves).
+    """
+    annotation = annotations.get(name, inspect.Parameter.empty)
+    if not isinstance(annotation, str):
+        return annotation
+    globalns = getattr(impl, "__globals__", {})
+    try:
+        return eval(_compiled_annotation(annotation), globalns, localns if localns is not None else globalns)
+    except NameError as err:
+        raise TypeError(f"cannot resolve the annotations of {getattr(impl, '__qualname__', impl)}: {err}; "
+                        "pass the argument types to register() explicitly") from err
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled_annotation(annotation: str) -> types.CodeType:
+    """Compile an annotation once: the same few (``"np.ndarray"``, ``"float"``) recur in every
+    rules module, and compiling is most of the cost of evaluating one."""
+    return compile(annotation, "<annotation>", "eval")
+
+
 def _positional_params(impl: Callable[..., Any]) -> tuple[list[str], int, str | None, dict[str, Any]]:
-    """Names of the positional parameters, how many are required, the *args name, annotations."""
+    """Names of the positional parameters, how many are required, the *args name, annotations
+    (as written: strings under ``from __future__ import annotations``, see ``_annotation``)."""
     if isinstance(impl, types.FunctionType):
         code = impl.__code__
         n = code.co_argcount
         names = list(code.co_varnames[:n])
         n_required = n - len(impl.__defaults__ or ())
         var = code.co_varnames[n + code.co_kwonlyargcount] if code.co_flags & inspect.CO_VARARGS else None
-        annotations = impl.__annotations__
-        if any(isinstance(a, str) for a in annotations.values()):
-            annotations = typing.get_type_hints(impl)
-        return names, n_required, var, annotations
+        return names, n_required, var, impl.__annotations__
     sig = inspect.signature(impl)
     names, n_required, var = [], 0, None
     for p in sig.parameters.values():
@@ -242,19 +283,33 @@ def _positional_params(impl: Callable[..., Any]) -> tuple[list[str], int, str | 
 
 
 class _TableKey:
-    """The key under which a table's no-config cache stores the table itself."""
+    """The keys under which a table's no-config cache stores the table and its config cache."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
 
 
-_TABLE_KEY: Any = _TableKey()
+_TABLE_KEY: Any = _TableKey("_TABLE_KEY")
+_CONFIGURED_KEY: Any = _TableKey("_CONFIGURED_KEY")
 
 
 class _Table:
     """The rules of one callable: records, a lazily built dispatcher and two type caches.
 
     ``plain`` is the no-config cache: an exact ``dict`` from argument-type key to
-    implementation (``None`` for "no rule"), holding the table itself under ``_TABLE_KEY``.
-    The registry's top-level cache maps a callable straight to this dict, so the hot path of
-    a lookup is two reads of plain dicts.
+    implementation (``None`` for "no rule"), holding the table itself under ``_TABLE_KEY``
+    and the config cache under ``_CONFIGURED_KEY``. The registry's top-level cache maps a
+    callable straight to this dict, so the hot path of a lookup is two reads of plain dicts
+    (four with a config).
+
+    ``configured`` is the config cache: config type -> argument-type key -> ``(call,
+    takes_config)`` (``None`` for "no rule"). Nested dicts rather than one dict keyed on
+    pairs, so a lookup builds and hashes no tuple.
     """
 
     __slots__ = ("_dispatcher", "by_sig", "configured", "functor", "key", "plain", "records")
@@ -265,13 +320,20 @@ class _Table:
         self.records: list[RuleSignature] = []
         self.by_sig: dict[tuple[Any, ...], RuleSignature] = {}
         self._dispatcher: Dispatcher | None = None
-        self.plain: dict[Any, Any] = {_TABLE_KEY: self}
-        self.configured: dict[Any, Any] = {}  # (config type, arg-type key) -> (impl, takes config)
+        self.configured: dict[type, dict[Any, Any]] = {}
+        self.plain: dict[Any, Any] = {_TABLE_KEY: self, _CONFIGURED_KEY: self.configured}
 
     def invalidate(self) -> None:
+        """Forget every cached answer (called under the registry's lock).
+
+        ``plain`` and ``configured`` are emptied in place, never replaced, and the entries
+        under ``_TABLE_KEY`` and ``_CONFIGURED_KEY`` are never removed: lock-free readers
+        hold these very dicts and read those keys.
+        """
         self._dispatcher = None
-        self.plain.clear()
-        self.plain[_TABLE_KEY] = self
+        plain = self.plain
+        for key in [k for k in plain if k is not _TABLE_KEY and k is not _CONFIGURED_KEY]:
+            del plain[key]
         self.configured.clear()
 
     def dispatch(self, config_type: type, arg_types: tuple[Any, ...]) -> RuleSignature | None:
@@ -294,6 +356,43 @@ class _ConfigMark:
 
 
 _CONFIG_MARK = _ConfigMark()
+
+
+def _ambiguous_pairs(new_sigs: list[tuple[Any, ...]], all_sigs: dict[tuple[Any, ...], RuleSignature],
+                     ) -> list[tuple[Any, Any]]:
+    """The pairs (new signature, any signature) that are ambiguous and that no signature resolves.
+
+    Two cheap tests rule out most pairs before multipledispatch's ``ambiguous`` is asked
+    (that check dominated the cost of registering, and so of ``import chainrules``):
+    signatures of one registration (unions and optional parameters expand into many) lead
+    to the same implementation, so an ambiguity between them is harmless; and signatures of
+    different lengths cannot both match a call unless one is variadic.
+    """
+    pairs: dict[frozenset[Any], tuple[Any, Any]] = {}
+    for sig in new_sigs:
+        n, sig_variadic, record = len(sig), isvariadic(sig[-1]), all_sigs[sig]
+        for other, other_record in all_sigs.items():
+            if other_record is record or (len(other) != n and not sig_variadic and not isvariadic(other[-1])):
+                continue
+            key = frozenset((sig, other))
+            if key in pairs or not ambiguous(sig, other):
+                continue
+            if not any(supercedes(c, sig) and supercedes(c, other) for c in all_sigs):
+                pairs[key] = (sig, other)
+    return list(pairs.values())
+
+
+class _ClassBound:
+    """Call a ``subclasses=True`` constructor rule with the class being called inserted."""
+
+    __slots__ = ("call", "cls", "position")
+
+    def __init__(self, call: Callable[..., Any], position: int, cls: type) -> None:
+        self.call, self.position, self.cls = call, position, cls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        k = self.position
+        return self.call(*args[:k], self.cls, *args[k:], **kwargs)
 
 
 def _drop_placeholder(impl: Callable[..., Any], leading: int, *args: Any, **kwargs: Any) -> Any:
@@ -376,7 +475,8 @@ class _RuleRegistry:
 
     def __init__(self) -> None:
         self._tables: dict[Any, _Table] = {}
-        self._subclass_tables: dict[type, _Table] = {}
+        self._subclass_records: dict[type, list[RuleSignature]] = {}  # subclasses=True rules by class
+        self._class_tables: dict[type, _Table] = {}  # effective constructor tables (see _class_table)
         self._functor_tables: dict[type, _Table] = {}
         self._cache: dict[Any, Any] = {}  # callable -> None | table.plain | functor table | config mark
         self._functor_cache: dict[type, _Table | None] = {}  # for unhashable functor instances
@@ -400,18 +500,40 @@ class _RuleRegistry:
             A trait (e.g. ``HasReverseMode``) or config class. The rule is then found only
             for such configs and the implementation receives the config first.
         subclasses : bool
-            For a class ``f``: the constructor rule also serves its subclasses.
+            For a class ``f``: the constructor rule also serves its subclasses. The
+            implementation then receives the class being called as its first primal
+            parameter (after the config and, for an frule, the tangents); the pullback's
+            first entry stays the tangent of that class (``NoTangent()``).
 
         Returns
         -------
         callable
             The decorator; it returns the implementation unchanged.
+
+        Examples
+        --------
+        >>> from chainrules_core import rrule, NoTangent
+        >>> class Celsius:
+        ...     def __init__(self, degrees):
+        ...         self.degrees = degrees
+        >>> class Reading(Celsius):
+        ...     pass
+        >>> @rrule.register(Celsius, float, subclasses=True)
+        ... def celsius_rrule(cls, degrees):
+        ...     def celsius_pullback(dc):
+        ...         return NoTangent(), dc.degrees
+        ...     return cls(degrees), celsius_pullback
+        >>> y, pullback = rrule(Reading, 21.5)
+        >>> type(y).__name__
+        'Reading'
         """
         if subclasses and not isinstance(f, type):
             raise TypeError(f"{self.kind}.register(..., subclasses=True) needs a class, got {f!r}")
 
+        localns = sys._getframe(1).f_locals  # resolves string annotations naming local classes
+
         def decorator(impl: Callable[..., Any]) -> Callable[..., Any]:
-            self._add(f, types, impl, config=config, functor=False, subclasses=subclasses)
+            self._add(f, types, impl, config=config, functor=False, subclasses=subclasses, localns=localns)
             return impl
 
         return decorator
@@ -427,14 +549,17 @@ class _RuleRegistry:
         if not isinstance(cls, type):
             raise TypeError(f"{self.kind}.register_functor needs a class, got {cls!r}")
 
+        localns = sys._getframe(1).f_locals
+
         def decorator(impl: Callable[..., Any]) -> Callable[..., Any]:
-            self._add(cls, types, impl, config=config, functor=True, subclasses=False)
+            self._add(cls, types, impl, config=config, functor=True, subclasses=False, localns=localns)
             return impl
 
         return decorator
 
     def _signature_of(self, f: Any, types: tuple[Any, ...], impl: Callable[..., Any] | None,
-                      config: Any, functor: bool, subclasses: bool, opt_out: bool) -> RuleSignature:
+                      config: Any, functor: bool, subclasses: bool, opt_out: bool,
+                      localns: dict[str, Any] | None = None) -> RuleSignature:
         where = f"{self.kind}.register({_callable_name(f)})"
         if config is not None and not isinstance(config, type):
             raise TypeError(f"{where}: config must be a trait or config class, got {config!r}")
@@ -449,7 +574,8 @@ class _RuleRegistry:
         if impl is None:  # opt-out: exactly the given types
             return RuleSignature(f, tuple(given), len(given), varargs, config, None, True, functor, subclasses)
         names, n_required, var, annotations = _positional_params(impl)
-        skip = (1 if config is not None else 0) + self._leading + (1 if functor else 0)
+        receives_callable = functor or subclasses  # the instance, or the class being called
+        skip = (1 if config is not None else 0) + self._leading + (1 if receives_callable else 0)
         if len(names) < skip and var is None:
             raise TypeError(f"{where}: {getattr(impl, '__name__', impl)} takes {len(names)} positional "
                             f"parameters but needs at least {skip} before the primal arguments")
@@ -463,26 +589,27 @@ class _RuleRegistry:
             if i < len(given):
                 arg_types.append(given[i])
             else:
-                arg_types.append(_normalise_type(annotations.get(name, inspect.Parameter.empty), where))
+                arg_types.append(_normalise_type(_annotation(impl, annotations, name, localns), where))
         if len(given) > len(names):
             # Given types that reach into *args fix those positions: the rule takes exactly
             # these arguments (add Varargs(...) to keep the tail open).
             arg_types.extend(given[len(names):])
             n_required = len(arg_types)
         elif var is not None and varargs is None:
-            varargs = _normalise_type(annotations.get(var, inspect.Parameter.empty), where)
+            varargs = _normalise_type(_annotation(impl, annotations, var, localns), where)
         call = impl
         if varargs is None and n_required < len(arg_types):
-            call = self._adapt_optional(impl, len(arg_types), config is not None, functor)
+            call = self._adapt_optional(impl, len(arg_types), config is not None, receives_callable)
         return RuleSignature(f, tuple(arg_types), n_required, varargs, config, impl, False, functor,
                              subclasses, call)
 
     def _add(self, f: Any, types: tuple[Any, ...], impl: Callable[..., Any] | None, *, config: Any,
-             functor: bool, subclasses: bool) -> RuleSignature:
-        record = self._signature_of(f, types, impl, config, functor, subclasses, opt_out=impl is None)
-        pairs = []
-        with self._lock:
-            store = self._functor_tables if functor else self._tables
+             functor: bool, subclasses: bool, localns: dict[str, Any] | None = None) -> RuleSignature:
+        record = self._signature_of(f, types, impl, config, functor, subclasses, opt_out=impl is None,
+                                    localns=localns)
+        replaced = []
+        with self._lock:  # no warning is issued under the lock: one turned into an error would
+            store = self._functor_tables if functor else self._tables  # leave caches half-updated
             table = store.get(f)
             if table is None:
                 table = store[f] = _Table(f, functor)
@@ -490,27 +617,25 @@ class _RuleRegistry:
             for sig in new_sigs:
                 old = table.by_sig.get(sig)
                 if old is not None and old.impl is not record.impl and not self._same_rule(old, record):
-                    warnings.warn(RuleOverwriteWarning(
-                        f"{self.kind} for {record} replaces {getattr(old.impl, '__qualname__', old.impl)}"),
-                        stacklevel=4)
+                    replaced.append(old)
                 table.by_sig[sig] = record
-                for other in table.by_sig:
-                    if other != sig and ambiguous(sig, other) and not any(
-                            supercedes(c, sig) and supercedes(c, other) for c in table.by_sig):
-                        pairs.append((sig, other))
-            table.records = [r for r in table.records if any(v is r for v in table.by_sig.values())]
+            pairs = _ambiguous_pairs(new_sigs, table.by_sig)
+            live = {id(r) for r in table.by_sig.values()}  # drop records every signature of which was replaced
+            table.records = [r for r in table.records if id(r) in live]
             table.records.append(record)
             table.invalidate()
-            if subclasses:
-                sub = self._subclass_tables.get(f)
-                if sub is None:
-                    sub = self._subclass_tables[f] = _Table(f, False)
-                for sig in new_sigs:
-                    sub.by_sig[sig] = record
-                sub.records.append(record)
-                sub.invalidate()
+            if isinstance(f, type) and not functor:
+                self._subclass_records[f] = [r for r in table.records if r.subclasses]
+                if not self._subclass_records[f]:
+                    del self._subclass_records[f]
+                for cls, class_table in list(self._class_tables.items()):
+                    if issubclass(cls, f):
+                        self._fill_class_table(cls, class_table)
             self._evict(f)
             hooks = list(self._hooks)
+        for old in dict.fromkeys(replaced):
+            warnings.warn(RuleOverwriteWarning(
+                f"{self.kind} for {record} replaces {getattr(old.impl, '__qualname__', old.impl)}"), stacklevel=4)
         for sig, other in pairs:
             warnings.warn(AmbiguousRuleWarning(
                 f"{self.kind} signatures {_format_sig(sig)} and {_format_sig(other)} of "
@@ -622,6 +747,9 @@ class _RuleRegistry:
     # ---- lookup ------------------------------------------------------------------------------------
     def _resolve_table(self, f: Any) -> _Table | None:
         """Find the table for calling ``f`` (called under the lock)."""
+        if isinstance(f, type) and self._subclass_records and any(
+                base in self._subclass_records for base in f.__mro__):
+            return self._class_table(f)
         try:
             table = self._tables.get(f)
         except TypeError:
@@ -629,16 +757,45 @@ class _RuleRegistry:
         if table is not None:
             return table
         if isinstance(f, type):
-            for base in f.__mro__[1:]:
-                sub = self._subclass_tables.get(base)
-                if sub is not None:
-                    return sub
             return None
         for klass in type(f).__mro__:
             functor = self._functor_tables.get(klass)
             if functor is not None:
                 return functor
         return None
+
+    def _class_table(self, cls: type) -> _Table:
+        """The constructor table of a class some ``subclasses=True`` rule serves (under the lock).
+
+        It holds the rules registered on ``cls`` itself and the ``subclasses=True`` rules of
+        its bases (a nearer class wins for the same signature). A ``subclasses=True``
+        implementation receives the class being called, so it can build an instance of it.
+        """
+        table = self._class_tables.get(cls)
+        if table is None:
+            table = self._class_tables[cls] = _Table(cls, False)
+            self._fill_class_table(cls, table)
+        return table
+
+    def _fill_class_table(self, cls: type, table: _Table) -> None:
+        by_sig: dict[tuple[Any, ...], RuleSignature] = {}
+        for base in reversed(cls.__mro__[1:]):
+            for record in self._subclass_records.get(base, ()):
+                bound = self._bind_class(record, cls)
+                for sig in record.dispatch_signatures():
+                    by_sig[sig] = bound
+        own = self._tables.get(cls)
+        if own is not None:
+            for sig, record in own.by_sig.items():
+                by_sig[sig] = self._bind_class(record, cls) if record.subclasses else record
+        table.by_sig = by_sig
+        table.records = list(dict.fromkeys(by_sig.values()))
+        table.invalidate()
+
+    def _bind_class(self, record: RuleSignature, cls: type) -> RuleSignature:
+        """A ``subclasses=True`` record whose call passes ``cls`` after the config and tangents."""
+        position = int(record.config is not None) + self._leading
+        return dataclasses.replace(record, call=_ClassBound(record.call, position, cls))
 
     def _entry_for(self, f: Any) -> Any:
         """Resolve and cache what the top-level cache holds for ``f`` (a cache miss).
@@ -704,15 +861,20 @@ class _RuleRegistry:
         return plain[key] if key in plain else self._plain_impl(plain, key)
 
     def _configured(self, table: _Table, config: Any, args: tuple[Any, ...]) -> tuple[Any, bool] | None:
-        key = (type(config), _type_key(args))
+        """``(call, takes_config)`` for calling with ``config``, or None; through the config cache."""
+        config_type = type(config)
+        key = _type_key(args)
         try:
-            return typing.cast("tuple[Any, bool] | None", table.configured[key])
+            return typing.cast("tuple[Any, bool] | None", table.configured[config_type][key])
         except KeyError:
             pass
         with self._lock:
-            record = table.dispatch(type(config), _arg_types(args))
+            record = table.dispatch(config_type, _arg_types(args))
             entry = None if record is None or record.opt_out else (record.call, record.config is not None)
-            table.configured[key] = entry
+            by_args = table.configured.get(config_type)
+            if by_args is None:
+                by_args = table.configured[config_type] = {}
+            by_args[key] = entry
         return entry
 
 
@@ -777,6 +939,8 @@ class RRuleRegistry(_RuleRegistry):
         if isinstance(f, RuleConfig):
             self._remember_config(f)
             return self._call_config(f, args, kwargs)
+        if isinstance(f, type) and issubclass(f, RuleConfig):
+            raise TypeError(f"rrule(config, f, *args): pass an instance of {f.__name__}, not the class")
         unbound = _unbind(f)
         if unbound is not None:
             return self._function(unbound[0], unbound[1], *args, **kwargs)
@@ -835,13 +999,22 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
     A plain function is the cheapest thing to call in Python. The first two arguments are
     positional-only parameters rather than part of ``*args``, so the common one- and
     two-argument calls build no tuple, and keyword arguments of any name still reach
-    ``**kwargs``. The caches are plain dicts read through closure variables.
+    ``**kwargs``. The caches are plain dicts read through closure variables. Rules are
+    called without ``**kwargs`` when there are none: an empty ``**{}`` costs as much as a
+    dict look-up.
+
+    With a config, ``rrule(config, g, x)`` is answered from ``g``'s config cache with four
+    subscripts in one ``try``: they raise ``TypeError`` for a ``g`` with no rules (``None``),
+    a functor (a ``_Table``) or an unhashable ``g``, and ``KeyError`` on a miss; the full
+    path then resolves (and caches) the answer.
     """
     cache = registry._cache
     uncached = registry._call_uncached
     call_entry = registry._call_entry
     plain_impl = registry._plain_impl
     absent = _ABSENT
+    config_mark = _CONFIG_MARK
+    configured_key = _CONFIGURED_KEY
 
     def rrule(f: Any, a: Any = absent, b: Any = absent, /, *rest: Any, **kwargs: Any) -> Any:
         try:
@@ -851,6 +1024,17 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
         if plain is None:  # a callable with no rules
             return None
         if plain.__class__ is not dict:  # a config, or a functor instance
+            if plain is config_mark and b is not absent and not rest:  # rrule(config, g, x)
+                try:
+                    entry = cache[a][configured_key][f.__class__][type(b)]
+                except (KeyError, TypeError):
+                    return call_entry(f, plain, (a, b), kwargs)
+                if entry is None:
+                    return None
+                impl, takes_config = entry
+                if kwargs:
+                    return impl(f, b, **kwargs) if takes_config else impl(b, **kwargs)
+                return impl(f, b) if takes_config else impl(b)
             return call_entry(f, plain, _pack(a, b, rest), kwargs)
         if b is absent:  # one argument (the common case), or none: see _plain_impl
             try:
@@ -860,8 +1044,17 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
             if impl is None:
                 return None
             return impl(a, **kwargs) if kwargs else impl(a)
-        args = _pack(a, b, rest)
-        key = (type(a), type(b)) if len(args) == 2 else tuple(map(type, args))
+        if not rest:  # two arguments
+            key: Any = (type(a), type(b))
+            try:
+                impl = plain[key]
+            except KeyError:
+                impl = plain_impl(plain, key)
+            if impl is None:
+                return None
+            return impl(a, b, **kwargs) if kwargs else impl(a, b)
+        args = (a, b, *rest)
+        key = tuple(map(type, args))
         try:
             impl = plain[key]
         except KeyError:
@@ -921,6 +1114,8 @@ class FRuleRegistry(_RuleRegistry):
 
     def _call_uncached(self, config: Any, tangents: Any, f: Any, args: tuple[Any, ...],
                        kwargs: dict[str, Any]) -> Any:
+        if not isinstance(tangents, (tuple, list)):
+            _check_tangents(f, tangents, len(args))
         unbound = _unbind(f)
         if unbound is not None:
             f, args = unbound[0], (unbound[1],) + args
@@ -938,8 +1133,7 @@ class FRuleRegistry(_RuleRegistry):
             lead = (config,) if takes_config else ()
         if impl is None:
             return None
-        if len(tangents) != len(args) + 1:
-            _bad_tangents(f, tangents, len(args))
+        _check_tangents(f, tangents, len(args))
         if table.functor:
             return impl(*lead, tangents, f, *args, **kwargs)
         return impl(*lead, tangents, *args, **kwargs)
@@ -952,16 +1146,35 @@ class FRuleRegistry(_RuleRegistry):
 
 
 def _make_frule_function(registry: FRuleRegistry) -> Callable[..., Any]:
-    """Build the function that serves ``frule(...)`` calls (see ``_make_rrule_function``)."""
+    """Build the function that serves ``frule(...)`` calls (see ``_make_rrule_function``).
+
+    The look-up is written out in each branch here and in ``rrule``, not shared through a
+    helper: calling one would cost about as much as the look-up itself.
+    """
     cache = registry._cache
     uncached = registry._call_uncached
     with_config = registry._call_config
     plain_impl = registry._plain_impl
     absent = _ABSENT
+    configured_key = _CONFIGURED_KEY
 
     def frule(tangents: Any, f: Any = None, a: Any = absent, b: Any = absent, /, *rest: Any,
               **kwargs: Any) -> Any:
-        if type(tangents) is not tuple and isinstance(tangents, RuleConfig):
+        if tangents.__class__ is not tuple and isinstance(tangents, RuleConfig):
+            # frule(config, tangents, g, x): here f holds the tangents and a the function
+            if b is not absent and not rest:
+                try:  # see the config path of rrule
+                    entry = cache[a][configured_key][tangents.__class__][type(b)]
+                except (KeyError, TypeError):
+                    return with_config(tangents, f, (a, b), kwargs)
+                if entry is None:
+                    return None
+                if f.__class__ is not tuple or len(f) != 2:
+                    _check_tangents(a, f, 1)
+                impl, takes_config = entry
+                if kwargs:
+                    return impl(tangents, f, b, **kwargs) if takes_config else impl(f, b, **kwargs)
+                return impl(tangents, f, b) if takes_config else impl(f, b)
             return with_config(tangents, f, _pack(a, b, rest), kwargs)
         try:
             plain = cache[f]
@@ -976,27 +1189,45 @@ def _make_frule_function(registry: FRuleRegistry) -> Callable[..., Any]:
                 impl = plain_impl(plain, type(a))
             if impl is None:
                 return None
-            if len(tangents) != (1 if a is absent else 2):
-                _bad_tangents(f, tangents, 0 if a is absent else 1)
+            if tangents.__class__ is not tuple or len(tangents) != (1 if a is absent else 2):
+                _check_tangents(f, tangents, 0 if a is absent else 1)
             return impl(tangents, a, **kwargs) if kwargs else impl(tangents, a)
-        args = _pack(a, b, rest)
-        key = (type(a), type(b)) if len(args) == 2 else tuple(map(type, args))
+        if not rest:  # two arguments
+            key: Any = (type(a), type(b))
+            try:
+                impl = plain[key]
+            except KeyError:
+                impl = plain_impl(plain, key)
+            if impl is None:
+                return None
+            if tangents.__class__ is not tuple or len(tangents) != 3:
+                _check_tangents(f, tangents, 2)
+            return impl(tangents, a, b, **kwargs) if kwargs else impl(tangents, a, b)
+        args = (a, b, *rest)
+        key = tuple(map(type, args))
         try:
             impl = plain[key]
         except KeyError:
             impl = plain_impl(plain, key)
         if impl is None:
             return None
-        if len(tangents) != len(args) + 1:
-            _bad_tangents(f, tangents, len(args))
+        if tangents.__class__ is not tuple or len(tangents) != len(args) + 1:
+            _check_tangents(f, tangents, len(args))
         return impl(tangents, *args, **kwargs)
 
     return frule
 
 
-def _bad_tangents(f: Any, tangents: Any, nargs: int) -> None:
-    raise TypeError(f"frule({_callable_name(f)}): got {len(tangents)} tangents for {nargs} arguments; "
-                    f"pass (df, dx1, ..., dx{nargs}), {nargs + 1} in all")
+def _check_tangents(f: Any, tangents: Any, nargs: int) -> None:
+    """Raise a clear error unless ``tangents`` is a tuple or list of ``nargs + 1`` tangents."""
+    expected = "(df,)" if nargs == 0 else "(df, dx)" if nargs == 1 else f"(df, dx1, ..., dx{nargs})"
+    if not isinstance(tangents, (tuple, list)):
+        raise TypeError(f"frule(tangents, f, *args): tangents must be a tuple {expected} (the tangent of "
+                        f"the function, then one per argument), got {type(tangents).__name__}; "
+                        "did you forget the tangents?")
+    if len(tangents) != nargs + 1:
+        raise TypeError(f"frule({_callable_name(f)}): got {len(tangents)} tangents for {nargs} "
+                        f"argument{'s' if nargs != 1 else ''}; pass {expected}, {nargs + 1} in all")
 
 
 def _format_sig(sig: tuple[Any, ...]) -> str:

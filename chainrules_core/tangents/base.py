@@ -37,6 +37,9 @@ class AbstractTangent:
 
     __slots__ = ()
 
+    _storable = True
+    """Whether ``np.asarray`` of the tangent is its value (not so for a not-implemented tangent)."""
+
     # Arithmetic (see chainrules_core.arithmetic for the precedence order).
     def __add__(self, other: Any) -> Any:
         return _arith.add(self, other)
@@ -75,16 +78,33 @@ class AbstractTangent:
         return _arith.matmul(other, self)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """Route NumPy's arithmetic ufuncs to the tangent precedence table."""
-        if method != "__call__" or kwargs.get("out") is not None:
-            return NotImplemented
-        op = _UFUNC_OPS.get(ufunc)
-        if op is None:
-            return self._other_ufunc(ufunc, inputs, kwargs)
-        return op(*inputs)
+        """Route NumPy's arithmetic ufuncs to the tangent precedence table.
 
-    def _other_ufunc(self, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Handle a ufunc with no arithmetic meaning; subclasses may unthunk and retry."""
+        With ``out=`` (``acc += dx``, ``np.add(a, dx, out=acc)``) the sum is computed by the
+        table and written into ``out``; a ``NotImplementedTangent`` result is returned as it
+        is (it cannot be stored in an array, and it wins ``+``).
+        """
+        op = _UFUNC_OPS.get(ufunc) if method == "__call__" else None
+        if op is None:
+            return self._other_ufunc(ufunc, method, inputs, kwargs)
+        out = kwargs.pop("out", None)
+        if kwargs:
+            return NotImplemented  # dtype=, where=, casting=...: not part of tangent arithmetic
+        result = op(*inputs)
+        if out is None:
+            return result
+        outs = out if isinstance(out, tuple) else (out,)
+        target = outs[0]
+        if len(outs) != 1 or not isinstance(target, np.ndarray):
+            return NotImplemented
+        if isinstance(result, AbstractTangent) and not result._storable:
+            return result
+        if result is not target:
+            np.copyto(target, np.asarray(result), casting="same_kind")
+        return target
+
+    def _other_ufunc(self, ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Handle a ufunc (or ufunc method) with no arithmetic meaning; thunks unthunk and retry."""
         return NotImplemented
 
 

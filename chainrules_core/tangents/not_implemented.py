@@ -34,6 +34,8 @@ class NotImplementedTangent(AbstractTangent):
 
     __slots__ = ("info", "location")
 
+    _storable = False  # `acc += not_implemented(...)` gives the tangent, not an array
+
     def __init__(self, info: str, location: str = "<unknown>") -> None:
         self.info = str(info)
         self.location = location
@@ -63,7 +65,7 @@ class NotImplementedTangent(AbstractTangent):
     def imag(self) -> NotImplementedTangent:
         return self
 
-    def _other_ufunc(self, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _other_ufunc(self, ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return self
 
 

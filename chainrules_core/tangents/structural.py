@@ -9,7 +9,10 @@ Fields that are not given read as ``ZeroTangent()``. Three layouts exist, chosen
   ``Tangent(Point, x=dx)``; a namedtuple also accepts its elements positionally.
 
 When ``P`` declares its fields (namedtuple ``_fields``, dataclass fields, ``__slots__``),
-naming any other field is an error.
+naming any other field is an error. A plain class declares none, so any missing public
+name reads as ``ZeroTangent()``, except private names and the attributes duck typing
+probes for (``shape``, ``dtype``, ``toarray``...; see ``_PROBED_ATTRIBUTES``), which raise
+``AttributeError`` unless stored: ``np.shape(t)`` must not find a zero.
 """
 
 from __future__ import annotations
@@ -25,6 +28,13 @@ from chainrules_core.tangents.base import AbstractTangent
 from chainrules_core.tangents.zeros import AbstractZero, ZeroTangent
 
 _SEQUENCE, _MAPPING, _FIELDS = "sequence", "mapping", "fields"
+
+_PROBED_ATTRIBUTES = frozenset({
+    "shape", "dtype", "ndim", "size", "T", "mT", "flags", "strides", "nnz", "format",
+    "toarray", "todense", "tocsr", "tocoo", "unthunk", "add_fn", "read", "write", "keys", "items",
+})
+"""Names code probes for with ``hasattr``/``getattr``: never read as a zero field of a
+plain object's ``Tangent`` (unless the tangent stores a field of that name)."""
 
 
 def _is_namedtuple_type(P: type) -> bool:
@@ -174,14 +184,22 @@ class Tangent(AbstractTangent):
     # ---- access -------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or self._layout != _FIELDS:
-            raise AttributeError(name)
+            raise AttributeError(f"Tangent({self.primal_type.__name__}) has no attribute {name!r}"
+                                 + ("; index it with t[key]" if self._layout == _MAPPING else ""))
         backing = self._backing
         if name in backing:
             return backing[name]
-        if self._names is None or name in self._names:
-            return ZeroTangent()
-        raise AttributeError(f"{self.primal_type.__name__} has no field {name!r}; "
-                             f"its fields are {self._names}")
+        if self._names is not None:
+            if name in self._names:
+                return ZeroTangent()
+            raise AttributeError(f"{self.primal_type.__name__} has no field {name!r}; "
+                                 f"its fields are {self._names}")
+        # P declares no fields (a plain class): any name may be a field, except private names
+        # and the attributes duck typing probes for (``np.shape(t)``, ``getattr(t, "dtype",
+        # None)``...), which must not find a zero.
+        if name.startswith("_") or name in _PROBED_ATTRIBUTES:
+            raise AttributeError(f"Tangent({self.primal_type.__name__}) has no stored field {name!r}")
+        return ZeroTangent()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Tangent is immutable")

@@ -63,9 +63,9 @@ class AbstractThunk(AbstractTangent):
     def T(self) -> Any:  # noqa: N802  (mirrors ndarray.T)
         return np.transpose(unthunk(self))
 
-    def _other_ufunc(self, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        # Any ufunc applied to a thunk applies to its value.
-        return ufunc(*(unthunk(x) for x in inputs), **kwargs)
+    def _other_ufunc(self, ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # Any ufunc, or ufunc method (np.sum is np.add.reduce), applied to a thunk applies to its value.
+        return getattr(ufunc, method)(*(unthunk(x) for x in inputs), **kwargs)
 
 
 class Thunk(AbstractThunk):

@@ -58,6 +58,11 @@ class AbstractZero(AbstractTangent):
     def __getitem__(self, index: Any) -> AbstractZero:
         return self
 
+    def __iter__(self) -> Any:
+        # Without this, iteration would fall back on __getitem__ and never end.
+        raise TypeError(f"{type(self).__name__}() is not iterable: a zero has no elements to unpack; "
+                        "test for AbstractZero before unpacking a cotangent")
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         # A zero seen as an array is the scalar 0 (it broadcasts against anything).
         return np.zeros((), dtype=dtype if dtype is not None else np.float64)
@@ -93,9 +98,9 @@ class AbstractZero(AbstractTangent):
     def imag(self) -> AbstractZero:
         return self
 
-    def _other_ufunc(self, ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _other_ufunc(self, ufunc: Any, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # Linear ufuncs of a zero are that zero; anything else has no tangent meaning.
-        if ufunc in (np.real, np.imag, np.conj) and len(inputs) == 1:
+        if method == "__call__" and ufunc in (np.real, np.imag, np.conj) and len(inputs) == 1:
             return self
         return NotImplemented
 

@@ -1,0 +1,273 @@
+"""scalar_rule, non_differentiable, opt_out and reject_keywords.
+
+Every derivative is checked with chainrules.testing against finite differences of the primal.
+"""
+
+import numpy as np
+import pytest
+
+from chainrules.testing import PrimalAndTangent, test_frule, test_rrule, test_scalar
+from chainrules_core import (
+    OPTED_OUT,
+    NoTangent,
+    ProjectionError,
+    Tangent,
+    Thunk,
+    UnsupportedKeywordError,
+    ZeroTangent,
+    frule,
+    non_differentiable,
+    opt_out,
+    reject_keywords,
+    rrule,
+    scalar_rule,
+    unthunk,
+)
+
+
+# One argument, partials from the inputs.
+def my_sinh(x):
+    return np.sinh(x)
+
+
+scalar_rule(my_sinh, lambda x: np.cosh(x))
+
+
+# One argument, partials from the output (`out=`).
+def my_exp(x):
+    return np.exp(x)
+
+
+scalar_rule(my_exp, lambda x, out: out)
+
+
+# Two arguments.
+def my_hypot(x, y):
+    return np.hypot(x, y)
+
+
+scalar_rule(my_hypot, lambda x, y, out: (x / out, y / out))
+
+
+# Two arguments, complex-capable (holomorphic in both).
+def my_mul_exp(x, y):
+    return x * np.exp(y)
+
+
+scalar_rule(my_mul_exp, lambda x, y, out: (np.exp(y), out))
+
+
+# Several outputs: one row of partials per output.
+def sin_and_cos(x):
+    return np.sin(x), np.cos(x)
+
+
+scalar_rule(sin_and_cos, lambda x: ((np.cos(x),), (-np.sin(x),)))
+
+
+def quotient_and_product(x, y):
+    return x / y, x * y
+
+
+scalar_rule(quotient_and_product, lambda x, y: ((1 / y, -x / y**2), (y, x)))
+
+
+# Restricted argument types.
+def my_square(x):
+    return x * x
+
+
+scalar_rule(my_square, lambda x: 2 * x, float)
+
+
+@pytest.mark.parametrize("f", [my_sinh, my_exp], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("z", [0.5, -1.25, np.float32(0.5), np.float64(0.3), 0.5 + 0.25j, np.complex128(-0.3 + 1j)],
+                         ids=repr)
+def test_one_argument_on_scalars(f, z):
+    test_scalar(f, z)
+
+
+@pytest.mark.parametrize("f", [my_sinh, my_exp], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("x", [np.array([0.1, -0.2, 0.7]), np.array([[0.5, 1.0], [-1.0, 0.25]], dtype=np.float32),
+                               np.array(0.3), np.array([0.1 + 0.5j, -0.2j])], ids=["vector", "float32", "0-d",
+                                                                                    "complex"])
+def test_one_argument_elementwise_on_arrays(f, x):
+    test_rrule(f, x)
+    test_frule(f, x)
+
+
+def test_float32_stays_float32():
+    x = np.array([0.5, 1.0], dtype=np.float32)
+    y, pullback = rrule(my_sinh, x)
+    assert y.dtype == np.float32 and pullback(np.ones(2, np.float32))[1].dtype == np.float32
+    _, dy = frule((NoTangent(), np.ones(2, np.float32)), my_sinh, x)
+    assert dy.dtype == np.float32
+
+
+def test_complex_pullback_conjugates_the_partials():
+    # The holomorphic convention, checked against finite differences of the real inner product.
+    test_rrule(my_exp, 0.3 + 0.7j, output_tangent=1.0 + 0.0j)
+    test_rrule(my_exp, 0.3 + 0.7j, output_tangent=1j)
+    test_rrule(my_mul_exp, 1.0 - 0.5j, 0.2 + 0.4j)
+
+
+def test_several_arguments():
+    test_rrule(my_hypot, 1.0, 2.0)
+    test_frule(my_hypot, 1.0, 2.0)
+    test_rrule(my_hypot, np.float32(1.0), np.float32(2.0))
+    test_rrule(my_mul_exp, np.array([1.0, 2.0]), np.array([0.5, -0.5]))
+    test_frule(my_mul_exp, np.array([1.0, 2.0]), np.array([0.5, -0.5]))
+    test_frule(my_hypot, 1.5, PrimalAndTangent(2.0, 0.0))  # one held fixed
+
+
+@pytest.mark.parametrize("x_shape, y_shape", [((1, 3), (2, 1)), ((3,), (2, 3)), ((), (3,)), ((2, 1), ())])
+def test_several_arguments_with_broadcasting(x_shape, y_shape):
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0.5, 2.0, x_shape)
+    y = rng.uniform(0.5, 2.0, y_shape)
+    test_rrule(my_hypot, x, y)
+    test_frule(my_hypot, x, y)
+    _, pullback = rrule(my_hypot, x, y)
+    _, dx, dy = pullback(np.ones(np.broadcast_shapes(x_shape, y_shape)))
+    assert np.shape(unthunk(dx)) == x_shape and np.shape(unthunk(dy)) == y_shape  # summed back
+
+
+def test_several_arguments_return_thunks():
+    _, pullback = rrule(my_hypot, np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    _, dx, dy = pullback(np.ones(2))
+    assert isinstance(dx, Thunk) and isinstance(dy, Thunk)
+
+
+def test_several_outputs():
+    test_rrule(sin_and_cos, 0.4)
+    test_frule(sin_and_cos, 0.4)
+    test_rrule(sin_and_cos, np.array([0.4, -1.2]))
+    test_frule(sin_and_cos, np.array([0.4, -1.2]))
+    test_rrule(sin_and_cos, 0.4 + 0.2j, output_tangent=(1.0 + 0.5j, -0.5j))
+    test_rrule(quotient_and_product, 1.5, 2.5)
+    test_frule(quotient_and_product, np.array([1.5, 1.0]), 2.5)
+    test_rrule(quotient_and_product, np.array([1.5, 1.0]), 2.5)
+    _, pullback = rrule(sin_and_cos, 0.4)
+    test_rrule(sin_and_cos, 0.4, output_tangent=Tangent(tuple, 1.0, ZeroTangent()))  # one output unused
+    with pytest.raises(ValueError, match="got a cotangent with 1 parts for 2 outputs"):
+        pullback((1.0,))
+
+
+def test_restricted_types():
+    test_scalar(my_square, 1.5)
+    assert rrule(my_square, np.ones(2)) is None
+    assert rrule(my_square, 2) is None
+
+
+def test_zero_cotangent_gives_zeros():
+    _, pullback = rrule(my_hypot, 1.0, 2.0)
+    assert pullback(ZeroTangent()) == (NoTangent(), ZeroTangent(), ZeroTangent())
+    assert frule((NoTangent(), ZeroTangent(), ZeroTangent()), my_hypot, 1.0, 2.0)[1] is ZeroTangent()
+
+
+def test_integer_inputs_get_float_cotangents():
+    _, pullback = rrule(my_sinh, 1)
+    dx = pullback(1.0)[1]
+    assert type(dx) is float
+
+
+def test_wrong_cotangent_shape_names_the_function_and_shapes():
+    _, pullback = rrule(my_hypot, np.ones(3), np.ones(3))
+    with pytest.raises(ProjectionError, match=r"my_hypot pullback: output cotangent has shape \(2,\), expected "
+                                              r"shape \(3,\)"):
+        pullback(np.ones(2))
+
+
+@pytest.mark.parametrize("keyword", ["out", "where"])
+def test_rejects_out_and_where(keyword):
+    value = np.ones(2) if keyword == "out" else np.ones(2, dtype=bool)
+    with pytest.raises(UnsupportedKeywordError, match=f"my_sinh: the keyword {keyword}= is not differentiable"):
+        rrule(my_sinh, np.ones(2), **{keyword: value})
+    with pytest.raises(UnsupportedKeywordError, match=f"the keyword {keyword}="):
+        frule((NoTangent(), np.ones(2)), my_sinh, np.ones(2), **{keyword: value})
+    assert issubclass(UnsupportedKeywordError, TypeError)
+
+
+def test_other_keywords_reach_the_function():
+    def my_cos(x, **kwargs):
+        return np.cos(x, **kwargs)
+
+    scalar_rule(my_cos, lambda x: -np.sin(x))
+    x = np.array([0.5, 1.0])
+    y, pullback = rrule(my_cos, x, dtype=np.float32)
+    assert y.dtype == np.float32
+    assert pullback(np.ones(2, np.float32))[1].dtype == np.float64  # projected onto x
+    test_rrule(my_cos, x, fkwargs={"casting": "same_kind"})
+
+
+def test_wrong_definitions_are_clear_errors():
+    def f(x, y):
+        return x + y
+
+    with pytest.raises(TypeError, match=r"must name each argument \(no \*args\)"):
+        scalar_rule(f, lambda *args: 1.0)
+    with pytest.raises(TypeError, match="1 types for 2 arguments"):
+        scalar_rule(f, lambda x, y: (1.0, 1.0), float)
+    g = make_two_argument_function()
+    scalar_rule(g, lambda x, y: 1.0)  # not a tuple for two arguments: reported when used
+    with pytest.raises(TypeError, match="must be a tuple"):
+        rrule(g, 1.0, 2.0)[1](1.0)
+
+
+def make_two_argument_function():
+    def add_them(x, y):
+        return x + y
+
+    return add_them
+
+
+# ---- non_differentiable -------------------------------------------------------------------------
+def concatenate_strings(a, b):
+    return a + b
+
+
+non_differentiable(concatenate_strings, str, str)
+
+
+def test_non_differentiable():
+    y, pullback = rrule(concatenate_strings, "ab", "cd")
+    assert y == "abcd"
+    assert pullback(1.0) == (NoTangent(), NoTangent(), NoTangent())
+    assert frule((NoTangent(), NoTangent(), NoTangent()), concatenate_strings, "ab", "cd") == ("abcd", NoTangent())
+    test_rrule(concatenate_strings, "ab", "cd")
+    test_frule(concatenate_strings, "ab", "cd")
+    assert rrule(concatenate_strings, 1.0, 2.0) is None  # only for the declared types
+
+
+def test_non_differentiable_for_any_arguments():
+    def argmax_of(x, axis=None):
+        return np.argmax(x, axis=axis)
+
+    non_differentiable(argmax_of)
+    y, pullback = rrule(argmax_of, np.array([1.0, 3.0, 2.0]), 0)
+    assert y == 1 and pullback(ZeroTangent()) == (NoTangent(), NoTangent(), NoTangent())
+    assert rrule(argmax_of, [1.0, 3.0])[1](None) == (NoTangent(), NoTangent())
+
+
+# ---- opt_out and reject_keywords ------------------------------------------------------------------
+def test_opt_out_function():
+    def total(x):
+        return np.sum(x)
+
+    @rrule.register(total, object)
+    def total_rrule(x):
+        return total(x), lambda dy: (NoTangent(), dy)
+
+    signature = opt_out(rrule, total, list)
+    assert signature.opt_out
+    assert rrule(total, [1.0, 2.0]) is None
+    assert rrule.find(total, list) is OPTED_OUT
+    assert rrule(total, (1.0, 2.0)) is not None
+
+
+def test_reject_keywords():
+    reject_keywords(np.sin, {"dtype": None, "out": None})  # None means "not given"
+    with pytest.raises(UnsupportedKeywordError, match=r"numpy\.sin: the keyword out= is not differentiable"):
+        reject_keywords(np.sin, {"out": np.zeros(2)})
+    with pytest.raises(UnsupportedKeywordError, match="the keyword method="):
+        reject_keywords(np.sin, {"method": "fast"}, ("method",))

@@ -1,0 +1,1 @@
+"""A rule package whose rules module fails on import."""
