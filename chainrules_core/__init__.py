@@ -34,7 +34,13 @@ from chainrules_core.config import (
     frule_via_ad,
     rrule_via_ad,
 )
-from chainrules_core.projection import ProjectionError, ProjectTo, Projector, check_cotangent_shape
+from chainrules_core.projection import (
+    ProjectionError,
+    ProjectTo,
+    Projector,
+    check_cotangent_shape,
+    cotangent_projector,
+)
 from chainrules_core.rules import (
     OPTED_OUT,
     AmbiguousRuleWarning,
@@ -93,6 +99,7 @@ __all__ = [
     "backing",
     "canonicalize",
     "check_cotangent_shape",
+    "cotangent_projector",
     "frule",
     "frule_via_ad",
     "ignore_derivatives",

@@ -24,7 +24,7 @@ import numpy as np
 
 from chainrules_core.arithmetic import conj
 from chainrules_core.broadcasting import unbroadcast
-from chainrules_core.projection import ProjectTo, check_cotangent_shape
+from chainrules_core.projection import check_cotangent_shape, cotangent_projector
 from chainrules_core.rules import RuleSignature, Varargs, _callable_name, _RuleRegistry, frule, rrule
 from chainrules_core.tangents.not_implemented import NotImplementedTangent, not_implemented
 from chainrules_core.tangents.structural import Tangent
@@ -123,7 +123,8 @@ def scalar_rule(f: Callable[..., Any], partials: Callable[..., Any], *types: Any
     Notes
     -----
     Both rules work on scalars and elementwise on ndarrays with NumPy broadcasting: each
-    cotangent is summed back to its input's shape and projected with ``ProjectTo``. For
+    cotangent is summed back to its input's shape and projected with ``cotangent_projector``
+    (``ProjectTo``, with ``NoTangent()`` for integer and boolean arguments). For
     complex inputs the pullback multiplies by the conjugated partials (the holomorphic
     convention, see the module docstring). With several arguments the pullback returns
     thunks, so unused cotangents cost nothing. The keywords ``out=`` and ``where=`` raise
@@ -168,7 +169,7 @@ def scalar_rule(f: Callable[..., Any], partials: Callable[..., Any], *types: Any
     def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
         reject_keywords(f, kwargs)
         y = f(*args, **kwargs)
-        projectors = [ProjectTo(a) for a in args]
+        projectors = [cotangent_projector(a) for a in args]
         shapes = [np.shape(a) for a in args]
         multi = isinstance(y, tuple)
 

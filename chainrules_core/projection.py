@@ -487,3 +487,29 @@ def _project_dict(x: dict) -> Projector:
 @ProjectTo.register(NotImplementedTangent)
 def _project_tangent_primal(x: Any) -> Projector:
     return _IDENTITY
+
+
+def cotangent_projector(x: Any) -> Callable[[Any], Any]:
+    """The projector a rule applies to the cotangent of its argument ``x``.
+
+    It is ``ProjectTo(x)``, except for integer and boolean arguments (Python ``int`` and
+    ``bool``, NumPy integer and boolean scalars and arrays): those are indices, counts,
+    orders and flags, and by the library's convention a rule gives them ``NoTangent()``.
+    ``ProjectTo`` itself maps an integer primal to a floating tangent space (useful where
+    an integer is a value, as in a user's own rule); rules use this function.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import cotangent_projector, ProjectTo
+    >>> cotangent_projector(np.arange(3))(np.ones(3)), cotangent_projector(2)(1.5)
+    (NoTangent(), NoTangent())
+    >>> ProjectTo(2)(1.5)
+    1.5
+    >>> cotangent_projector(np.ones(2, np.float32))(np.ones(2))
+    array([1., 1.], dtype=float32)
+    """
+    if isinstance(x, (bool, int, np.bool_, np.integer)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind in "iub"):
+        return _NO_TANGENT
+    return ProjectTo(x)

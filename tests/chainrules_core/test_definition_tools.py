@@ -165,10 +165,13 @@ def test_zero_cotangent_gives_zeros():
     assert frule((NoTangent(), ZeroTangent(), ZeroTangent()), my_hypot, 1.0, 2.0)[1] is ZeroTangent()
 
 
-def test_integer_inputs_get_float_cotangents():
+def test_integer_inputs_get_no_tangent():
+    # The library's convention for rules: integer and boolean arguments are indices, counts
+    # and flags, so they get NoTangent() (ProjectTo itself would give a float cotangent).
     _, pullback = rrule(my_sinh, 1)
-    dx = pullback(1.0)[1]
-    assert type(dx) is float
+    assert isinstance(pullback(1.0)[1], NoTangent)
+    _, pullback = rrule(my_sinh, np.arange(3))
+    assert isinstance(pullback(np.ones(3))[1], NoTangent)
 
 
 def test_wrong_cotangent_shape_names_the_function_and_shapes():
