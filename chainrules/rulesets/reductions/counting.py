@@ -1,0 +1,23 @@
+"""Counting and logical reductions, declared non-differentiable.
+
+``np.count_nonzero`` returns an integer count, and ``np.all``/``np.any`` (and the methods
+``ndarray.all``/``ndarray.any``) return booleans: their outputs have no tangent space, so
+the frules return ``NoTangent()`` and the pullbacks ``NoTangent()`` for every argument.
+
+Examples
+--------
+>>> import numpy as np
+>>> from chainrules import rrule
+>>> y, pb = rrule(np.count_nonzero, np.array([0.0, 2.0, 3.0]))
+>>> int(y), pb(None)
+(2, (NoTangent(), NoTangent()))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chainrules_core import non_differentiable
+
+for _f in (np.count_nonzero, np.all, np.any, np.ndarray.all, np.ndarray.any):
+    non_differentiable(_f)

@@ -1,0 +1,412 @@
+"""Sums and means: ``np.sum``, ``np.nansum``, ``np.mean``, ``np.nanmean``, ``np.average``.
+
+Also the methods ``ndarray.sum`` and ``ndarray.mean`` (``rrule(x.sum, ...)`` reaches them).
+
+The maths
+---------
+``y = sum(x over axes)`` is linear, so its pullback broadcasts the output cotangent back
+over the reduced axes and its pushforward sums the input tangent. ``mean`` divides by the
+number of elements summed; the NaN-skipping variants are the masked sum/mean with the mask
+``~isnan(x)`` (a NaN entry gets a zero cotangent), exactly as NumPy's ``where=`` mask.
+``average(a, axis, weights)`` is ``A = sum(a w) / S`` with ``S = sum(w)``:
+``dA/da = w / S`` and ``dA/dw = (a - A) / S``; with ``returned=True`` the second output
+``S`` (broadcast to ``A``'s shape) adds its own cotangent to every weight. Complex inputs
+follow the library's convention (the pullback multiplies by the conjugate derivative).
+
+Memory
+------
+Without a mask (no ``where=``, no NaN in the input of a NaN-variant), the cotangent of the
+input is a read-only ``np.broadcast_to`` view of a copy of the small output cotangent: the
+pullback allocates the size of the *output*, never of the input. ``add_`` adds such a view
+into an accumulator in place; an AD that writes into cotangents it receives must copy it
+first (``add_`` does so on its own: it never writes into a read-only array).
+
+Keywords
+--------
+``axis`` (int, tuple, ``None``, negative), ``dtype`` (the cotangent is cast back to the
+input's precision), ``keepdims``, ``initial`` (sum: differentiable when passed by
+position) and ``where`` (a boolean mask, for every function here that takes it) are
+supported; ``out=`` raises :class:`~chainrules_core.UnsupportedKeywordError`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from chainrules import rrule, frule, NoTangent
+>>> y, pb = rrule(np.sum, np.ones((2, 3)), 0)
+>>> pb(np.array([1.0, 2.0, 3.0]))[1]
+array([[1., 2., 3.],
+       [1., 2., 3.]])
+>>> y, pb = rrule(np.nanmean, np.array([1.0, np.nan, 3.0]))
+>>> pb(1.0)[1]
+array([0.5, 0. , 0.5])
+>>> frule((NoTangent(), np.array([1.0, 5.0])), np.nansum, np.array([2.0, np.nan]))
+(np.float64(2.0), np.float64(1.0))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from chainrules.rulesets.reductions._common import (
+    NOVALUE,
+    NUMBER_OR_ARRAY,
+    broadcast_view,
+    differentiable,
+    given,
+    keepdims_shape,
+    name_pullback,
+    output_tangent,
+    passes_through,
+    project_array_argument,
+    project_input,
+    read_cotangent,
+    reduced_axes,
+    register_method,
+    register_rules,
+    reject_out,
+    tangent_value,
+    to_tangent_dtype,
+    zero_cotangents,
+)
+from chainrules_core import (
+    AbstractZero,
+    NoTangent,
+    NotImplementedTangent,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    backing,
+    frule,
+    rrule,
+    unthunk,
+)
+
+_NO = NoTangent()
+
+
+def summation_mask(a: Any, where: Any, skip_nan: bool) -> np.ndarray | None:
+    """The entries a masked reduction uses: ``where`` and, to skip NaNs, ``~isnan(a)``.
+
+    ``None`` means every entry (no ``where=`` and no NaN to skip), the case whose
+    pullback needs no full-size array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.rulesets.reductions.sums import summation_mask
+    >>> summation_mask(np.array([1.0, np.nan]), True, skip_nan=True)
+    array([ True, False])
+    >>> summation_mask(np.ones(2), np._NoValue, skip_nan=True) is None
+    True
+    """
+    shape = np.shape(a)
+    mask = None
+    if where is not NOVALUE and not (isinstance(where, (bool, np.bool_)) and where):
+        mask = np.broadcast_to(np.asarray(where, dtype=bool), shape)
+    if skip_nan and np.asarray(a).dtype.kind in "fc":
+        nan = np.isnan(a)
+        if nan.any():
+            mask = ~nan if mask is None else mask & ~nan
+    return mask
+
+
+class _Summation:
+    """A (masked) sum or mean of ``a`` over ``axes``: what its pullback and pushforward need."""
+
+    __slots__ = ("a", "axes", "count", "mask", "mean", "shape")
+
+    def __init__(self, a: Any, axis: Any, mask: np.ndarray | None, mean: bool) -> None:
+        self.a = a
+        self.shape = np.shape(a)
+        self.axes = reduced_axes(axis, len(self.shape))
+        self.mask = mask
+        self.mean = mean
+        self.count: Any = None
+        if mean:
+            if mask is None:
+                self.count = math.prod(self.shape[i] for i in self.axes)
+            else:
+                counts = np.sum(mask, axis=self.axes, keepdims=True)
+                self.count = np.maximum(counts, 1)  # an empty slice has output NaN and no inputs
+
+    def cotangent(self, dy: np.ndarray) -> Any:
+        """The cotangent of ``a`` for the output cotangent ``dy`` (an array of the output's shape)."""
+        small = to_tangent_dtype(dy, self.a).reshape(keepdims_shape(self.shape, self.axes))
+        if self.count is not None:
+            small = small / self.count
+        elif np.may_share_memory(small, dy):
+            small = small.copy()  # the view returned must not alias the caller's cotangent
+        if self.mask is None:
+            return broadcast_view(small, self.shape)
+        return np.where(self.mask, small, np.zeros((), small.dtype))
+
+    def tangent(self, da: Any, dtype: Any) -> Any:
+        """The pushforward of the tangent ``da`` (kept with the reduced axes as length one)."""
+        where: dict[str, Any] = {} if self.mask is None else {"where": self.mask}
+        total = np.sum(da, axis=self.axes, dtype=dtype, keepdims=True, **where)
+        return total / self.count if self.count is not None else total
+
+
+def _summation_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, keepdims: Any,
+                     initial: Any, where: Any, *, skip_nan: bool, mean: bool) -> tuple[Any, Any]:
+    """The primal output and a function from the output cotangent to ``(da, dinitial)``."""
+    y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
+    project_a = project_input(a)
+    has_initial = initial is not NOVALUE
+    project_initial = project_input(initial) if has_initial else None
+    where_text = f"{name} pullback: output cotangent"
+    differentiable_a = differentiable(a)
+
+    def summation_pullback(dy: Any) -> tuple[Any, Any]:
+        dy = read_cotangent(dy, y, where_text)
+        if passes_through(dy):
+            zero = zero_cotangents(dy, 1)[0]
+            return (project_a(zero), project_initial(zero) if project_initial else _NO)
+        da: Any = _NO
+        if differentiable_a:
+            reduction = _Summation(a, axis, summation_mask(a, where, skip_nan), mean)
+            da = project_a(reduction.cotangent(dy))
+        dinitial: Any = _NO
+        if project_initial is not None:
+            dinitial = Thunk(lambda: project_initial(np.sum(dy)))
+        return da, dinitial
+
+    return y, summation_pullback
+
+
+def _summation_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axis: Any, dtype: Any,
+                     keepdims: Any, initial: Any, where: Any, initial_slot: int | None, *, skip_nan: bool,
+                     mean: bool) -> tuple[Any, Any]:
+    y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
+    da = tangent_value(tangents[1])
+    dinitial = tangent_value(tangents[initial_slot]) if initial_slot is not None else None
+    if isinstance(da, NotImplementedTangent):
+        return y, da
+    total: Any = None
+    if da is not None and differentiable(a):
+        reduction = _Summation(a, axis, summation_mask(a, where, skip_nan), mean)
+        total = reduction.tangent(np.asarray(da), dtype if differentiable(np.empty(0, dtype)) else None)
+    if dinitial is not None and initial is not NOVALUE:
+        total = dinitial if total is None else total + dinitial
+    if total is not None:
+        total = np.broadcast_to(total, keepdims_shape(np.shape(a), reduced_axes(axis, np.ndim(a))))
+        total = np.reshape(total, np.shape(y))
+    return y, output_tangent(total, y)
+
+
+# ---- np.sum, np.nansum, ndarray.sum -------------------------------------------------------------
+def _register_sum(f: Callable[..., Any], short: str, *,
+                  skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)`` (sum, nansum)."""
+    name = f"np.{short}"
+
+    def sum_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
+                  initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+        reject_out(f, out)
+        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, initial, where,
+                                         skip_nan=skip_nan, mean=False)
+
+        def sum_pullback(dy: Any) -> tuple[Any, ...]:
+            da, dinitial = cotangents(dy)
+            return _NO, da, _NO, _NO, _NO, _NO, dinitial, _NO
+
+        return y, name_pullback(sum_pullback, short)
+
+    def sum_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+                  keepdims: Any = NOVALUE, initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Any]:
+        reject_out(f, out)
+        return _summation_frule(f, tangents, a, axis, dtype, keepdims, initial, where, 6,
+                                skip_nan=skip_nan, mean=False)
+
+    return register_rules(f, short, sum_rrule, sum_frule)
+
+
+def _register_mean(f: Callable[..., Any], short: str, *,
+                   skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """Register the rules of ``f(a, axis, dtype, out, keepdims, *, where)`` (mean, nanmean)."""
+    name = f"np.{short}"
+
+    def mean_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE, *,
+                   where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+        reject_out(f, out)
+        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, NOVALUE, where,
+                                         skip_nan=skip_nan, mean=True)
+
+        def mean_pullback(dy: Any) -> tuple[Any, ...]:
+            da, _ = cotangents(dy)
+            return _NO, da, _NO, _NO, _NO
+
+        return y, name_pullback(mean_pullback, short)
+
+    def mean_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+                   keepdims: Any = NOVALUE, *, where: Any = NOVALUE) -> tuple[Any, Any]:
+        reject_out(f, out)
+        return _summation_frule(f, tangents, a, axis, dtype, keepdims, NOVALUE, where, None,
+                                skip_nan=skip_nan, mean=True)
+
+    return register_rules(f, short, mean_rrule, mean_frule)
+
+
+sum_rrule, sum_frule = _register_sum(np.sum, "sum", skip_nan=False)
+nansum_rrule, nansum_frule = _register_sum(np.nansum, "nansum", skip_nan=True)
+mean_rrule, mean_frule = _register_mean(np.mean, "mean", skip_nan=False)
+nanmean_rrule, nanmean_frule = _register_mean(np.nanmean, "nanmean", skip_nan=True)
+
+
+register_method(np.ndarray.sum, np.sum, ("axis", "dtype", "out"), ("keepdims", "initial", "where"))
+register_method(np.ndarray.mean, np.mean, ("axis", "dtype", "out"), ("keepdims", "where"))
+
+
+# ---- np.average ---------------------------------------------------------------------------------
+def _weights_like_numpy(a: np.ndarray, weights: Any, axis: Any) -> tuple[np.ndarray, Callable[[Any], Any]]:
+    """NumPy's weights laid out against ``a`` (length one off the axes), and the adjoint of that layout.
+
+    ``np.average`` accepts weights of ``a``'s shape, or of the shape of ``a`` along
+    ``axis`` (in the caller's axis order); the second function maps a cotangent of ``a``'s
+    shape back to the weights' shape.
+    """
+    w = np.asarray(weights)
+    if w.shape == a.shape:
+        return w, _identity
+    order = tuple(normalize_axis_tuple(axis, a.ndim))
+    perm = np.argsort(order)
+    inverse = tuple(int(i) for i in np.argsort(perm))
+    layout = tuple(n if ax in order else 1 for ax, n in enumerate(a.shape))
+    other = tuple(ax for ax in range(a.ndim) if ax not in order)
+    sorted_shape = tuple(a.shape[ax] for ax in sorted(order))
+
+    def weights_back(dw: Any) -> Any:
+        summed = np.sum(dw, axis=other) if other else dw
+        return np.reshape(summed, sorted_shape).transpose(inverse)
+
+    return w.transpose(perm).reshape(layout), weights_back
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _output_parts(dy: Any, n: int, where: str) -> tuple[Any, ...]:
+    """Split the cotangent of a tuple output (a ``Tangent``, a tuple or a zero) into its parts."""
+    dy = unthunk(dy)
+    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
+        return (dy,) * n
+    parts = backing(dy) if isinstance(dy, Tangent) else dy
+    if not isinstance(parts, (tuple, list)) or len(parts) != n:
+        raise ValueError(f"{where}: expected a cotangent with {n} parts (a Tangent or a tuple) for the "
+                         f"{n} outputs, got {type(dy).__name__}")
+    return tuple(parts)
+
+
+@rrule.register(np.average, NUMBER_OR_ARRAY)
+def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any = False, *,
+                  keepdims: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+    """Reverse rule of ``np.average`` with respect to ``a`` and ``weights``.
+
+    With ``returned=True`` the output is ``(average, sum_of_weights)`` and the cotangent a
+    ``Tangent(tuple, ...)`` (or a tuple); the sum of the weights adds its cotangent to every
+    weight. Without weights that sum is a constant (the count).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule, unthunk
+    >>> y, pb = rrule(np.average, np.array([1.0, 3.0]), None, np.array([1.0, 3.0]))
+    >>> _, da, _, dw = pb(1.0)
+    >>> unthunk(da), unthunk(dw)
+    (array([0.25, 0.75]), array([-0.375,  0.125]))
+    """
+    y = np.average(a, axis, weights, returned, **given(keepdims=keepdims))
+    avg = y[0] if returned else y
+    arr = np.asarray(a)
+    axes = reduced_axes(axis, arr.ndim)
+    kshape = keepdims_shape(arr.shape, axes)
+    project_a = project_input(a)
+    project_weights = project_array_argument(weights) if weights is not None else _no_tangent_projector
+    shapes = (np.shape(avg), np.shape(y[1])) if returned else (np.shape(avg),)
+
+    def average_pullback(dy: Any) -> tuple[Any, ...]:
+        parts = _output_parts(dy, 2, "np.average pullback") if returned else (dy,)
+        parts = tuple(read_cotangent(p, np.empty(s), f"np.average pullback: cotangent of output {k + 1}")
+                      for k, (p, s) in enumerate(zip(parts, shapes)))
+        d_avg = None if passes_through(parts[0]) else np.reshape(parts[0], kshape)
+        d_sum = None if len(parts) == 1 or passes_through(parts[1]) else np.reshape(parts[1], kshape)
+        if d_avg is None and (d_sum is None or weights is None):
+            zero = next((p for p in parts if isinstance(p, NotImplementedTangent)), ZeroTangent())
+            return _NO, project_a(zero), _NO, project_weights(zero), _NO
+        if weights is None:
+            da = broadcast_view(to_tangent_dtype(d_avg, a) / (arr.size // max(np.size(avg), 1)), arr.shape)
+            return _NO, project_a(da), _NO, _NO, _NO
+        w, weights_back = _weights_like_numpy(arr, weights, axis)
+        total = np.sum(w, axis=axes, keepdims=True)
+
+        def average_a() -> Any:
+            if d_avg is None:
+                return ZeroTangent()
+            return project_a(np.broadcast_to(np.conj(w / total) * d_avg, arr.shape))
+
+        def average_weights() -> Any:
+            dw: Any = 0
+            if d_avg is not None:
+                dw = np.conj((arr - np.reshape(avg, kshape)) / total) * d_avg
+            if d_sum is not None:
+                dw = dw + d_sum
+            return project_weights(weights_back(np.broadcast_to(dw, arr.shape)))
+
+        return _NO, Thunk(average_a), _NO, Thunk(average_weights), _NO
+
+    return y, average_pullback
+
+
+def _no_tangent_projector(dx: Any) -> NoTangent:
+    return _NO
+
+
+@frule.register(np.average, NUMBER_OR_ARRAY)
+def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: Any = None, returned: Any = False,
+                  *, keepdims: Any = NOVALUE) -> tuple[Any, Any]:
+    """Forward rule of ``np.average`` (tangents of ``a`` and ``weights``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> x, w = np.array([1.0, 3.0]), np.array([1.0, 1.0])
+    >>> frule((NoTangent(), np.array([1.0, 1.0]), NoTangent(), np.array([0.0, 2.0])), np.average, x, None, w)
+    (np.float64(2.0), np.float64(2.0))
+    """
+    y = np.average(a, axis, weights, returned, **given(keepdims=keepdims))
+    avg = y[0] if returned else y
+    arr = np.asarray(a)
+    axes = reduced_axes(axis, arr.ndim)
+    da = tangent_value(tangents[1]) if differentiable(a) else None
+    dweights = tangent_value(tangents[3]) if weights is not None and differentiable(np.asarray(weights)) else None
+    d_avg: Any = None
+    d_sum: Any = None
+    if weights is None:
+        if da is not None:
+            d_avg = np.mean(np.asarray(da), axis=axes, keepdims=True)
+    else:
+        w, _ = _weights_like_numpy(arr, weights, axis)
+        total = np.sum(w, axis=axes, keepdims=True)
+        terms = []
+        if da is not None:
+            terms.append(w * np.asarray(da))
+        if dweights is not None:
+            dw, _ = _weights_like_numpy(arr, np.asarray(dweights), axis)
+            centred = arr - np.reshape(avg, keepdims_shape(arr.shape, axes))
+            terms.append(centred * dw)
+            d_sum = np.broadcast_to(np.sum(np.broadcast_to(dw, arr.shape), axis=axes, keepdims=True),
+                                    keepdims_shape(arr.shape, axes))
+        if terms:
+            d_avg = np.sum(sum(terms[1:], terms[0]), axis=axes, keepdims=True) / total
+    d_avg_out = output_tangent(None if d_avg is None else np.reshape(d_avg, np.shape(avg)), avg)
+    if not returned:
+        return y, d_avg_out
+    d_sum_out = output_tangent(None if d_sum is None else np.reshape(d_sum, np.shape(y[1])), y[1])
+    return y, Tangent(tuple, d_avg_out, d_sum_out)
