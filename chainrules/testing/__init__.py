@@ -9,7 +9,7 @@ Everything public is importable from here: the finite-difference methods
 
 from typing import Any
 
-from chainrules.testing.check_approx import check_approx, default_tolerances
+from chainrules.testing.approx import check_approx, default_tolerances
 from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
 from chainrules.testing.finite_differences import (
     FiniteDifferenceMethod,
@@ -18,7 +18,7 @@ from chainrules.testing.finite_differences import (
     extrapolate,
     forward_fdm,
 )
-from chainrules.testing.rand_tangent import rand_tangent
+from chainrules.testing.random_tangents import rand_tangent
 from chainrules.testing.testers import (
     NotImplementedDerivativeWarning,
     PrimalAndTangent,

@@ -67,7 +67,8 @@ def jvp(fdm: FDMethod | None, f: Callable[..., Any], *pairs: tuple[Any, Any], pr
     """Estimate the pushforward ``J(x) dx`` of ``f`` along the given tangents.
 
     The cost is that of one finite-difference derivative of ``eps -> f(x + eps * dx)``,
-    whatever the size of the inputs.
+    whatever the size of the inputs. The step is taken along ``dx / max|dx|``, so no entry
+    of any argument moves further than the method's ``max_range``.
 
     Parameters
     ----------
@@ -99,11 +100,22 @@ def jvp(fdm: FDMethod | None, f: Callable[..., Any], *pairs: tuple[Any, Any], pr
     _, ytree = tree_flatten(y0)
     yspecs = ytree.leaf_specs()
 
+    # Step along dx / max|dx|, so that no coordinate moves further than the method's
+    # max_range, and scale the derivative back.
+    scale = max((float(np.max(np.abs(d))) for d in directions if d.size), default=0.0)
+    m = len(leaves_to_vec(tree_flatten(y0)[0], yspecs))
+    if m == 0:  # no differentiable output (integers, booleans, empty arrays)
+        return ytree.unflatten_tangent(vec_to_leaves(np.zeros(0), yspecs, promote=True))
+    if scale == 0.0 or not np.isfinite(scale):
+        derivative = np.zeros(m) if scale == 0.0 else np.full(m, np.nan)
+        return ytree.unflatten_tangent(vec_to_leaves(derivative, yspecs, promote=True))
+    units = [d / scale for d in directions]
+
     def along(eps: float) -> np.ndarray:
-        args = [flat.rebuild(flat.vec + eps * d, promote) for flat, d in zip(flats, directions)]
+        args = [flat.rebuild(flat.vec + eps * u, promote) for flat, u in zip(flats, units)]
         return _output_vec(ytree, yspecs, f(*args))
 
-    derivative = np.asarray(fdm(along, 0.0), dtype=np.float64).reshape(-1)
+    derivative = scale * np.asarray(fdm(along, 0.0), dtype=np.float64).reshape(-1)
     return ytree.unflatten_tangent(vec_to_leaves(derivative, yspecs, promote=True))
 
 
@@ -122,17 +134,20 @@ def jacobian(fdm: FDMethod | None, f: Callable[..., Any], *xs: Any, promote: boo
     array([[3., 2.],
            [1., 0.]])
     """
-    fdm = default_fdm() if fdm is None else fdm
     flats = [_Flat(x) for x in xs]
-    y0 = f(*xs)
-    yleaves, ytree = tree_flatten(y0)
+    return _jacobians(default_fdm() if fdm is None else fdm, f, flats, tree_flatten(f(*xs)), promote)
+
+
+def _jacobians(fdm: FDMethod, f: Callable[..., Any], flats: list[_Flat], y_flat: tuple[list[Any], TreeDef],
+               promote: bool) -> list[np.ndarray]:
+    yleaves, ytree = y_flat
     yspecs = ytree.leaf_specs()
     m = len(leaves_to_vec(yleaves, yspecs))
     out = []
     for i, flat in enumerate(flats):
         n = len(flat.vec)
         J = np.zeros((m, n))
-        for j in range(n):
+        for j in range(n if m else 0):  # no differentiable output: the Jacobian is empty
             direction = np.zeros(n)
             direction[j] = 1.0
 
@@ -159,7 +174,9 @@ def vjp(fdm: FDMethod | None, f: Callable[..., Any], dy: Any, *xs: Any, promote:
     Returns
     -------
     tuple
-        One cotangent per argument, in the argument's structure.
+        One cotangent per argument, in the argument's structure. The cost is one
+        finite-difference derivative per real entry of the arguments (complex entries
+        count twice).
 
     Examples
     --------
@@ -170,9 +187,10 @@ def vjp(fdm: FDMethod | None, f: Callable[..., Any], dy: Any, *xs: Any, promote:
     (2-4j)
     """
     flats = [_Flat(x) for x in xs]
-    y0 = f(*xs)
-    _, ytree = tree_flatten(y0)
-    yspecs = ytree.leaf_specs()
-    dyvec = leaves_to_vec(ytree.flatten_tangent(dy), yspecs)
-    jacobians = jacobian(fdm, f, *xs, promote=promote)
+    y_flat = tree_flatten(f(*xs))
+    ytree = y_flat[1]
+    dyvec = leaves_to_vec(ytree.flatten_tangent(dy), ytree.leaf_specs())
+    if not np.any(dyvec):  # a zero cotangent: nothing to evaluate
+        return tuple(flat.tangent(np.zeros(len(flat.vec))) for flat in flats)
+    jacobians = _jacobians(default_fdm() if fdm is None else fdm, f, flats, y_flat, promote)
     return tuple(flat.tangent(J.T @ dyvec) for flat, J in zip(flats, jacobians))

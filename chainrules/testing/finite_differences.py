@@ -30,6 +30,16 @@ from typing import Any
 
 import numpy as np
 
+_EPS64 = float(np.finfo(np.float64).eps)
+_MAX_HALVINGS = 60
+_TINY = float(np.finfo(np.float64).tiny)
+
+
+def _eps_of(values: list[Any]) -> float:
+    """Machine epsilon of the values' precision (float64 for integer or object values)."""
+    dtype = np.result_type(*[np.asarray(v).dtype for v in values])
+    return float(np.finfo(dtype).eps) if dtype.kind in "fc" else _EPS64
+
 
 def _coefficients(grid: np.ndarray, q: int) -> np.ndarray:
     """Weights c with sum_i c_i g_i^k / k! = [k == q] for k < p (exact for low-degree polynomials)."""
@@ -57,6 +67,15 @@ class FiniteDifferenceMethod:
         The furthest any evaluation point may be from ``x``.
     bound_estimator : FiniteDifferenceMethod, optional
         Method of derivative order ``p`` used to bound ``|f^{(p)}|``; built by default.
+    kind : str
+        ``"central"``, ``"forward"``, ``"backward"`` or ``"custom"`` (used in ``repr`` and
+        by :func:`extrapolate` to know the error expansion).
+
+    Notes
+    -----
+    Points whose weight is zero (the centre of a central first derivative) are not
+    evaluated. Points are evaluated outermost first, so that a step crossing the edge of
+    ``f``'s domain is detected after one evaluation and halved at once.
 
     Examples
     --------
@@ -65,6 +84,8 @@ class FiniteDifferenceMethod:
     >>> m = central_fdm(5, 1)
     >>> bool(abs(m(np.sin, 1.0) - np.cos(1.0)) < 1e-11)
     True
+    >>> m.coefs.round(6).tolist()   # (f(x-2h) - 8 f(x-h) + 8 f(x+h) - f(x+2h)) / 12h
+    [0.083333, -0.666667, 0.0, 0.666667, -0.083333]
     """
 
     def __init__(self, grid: Any, q: int, *, adapt: int = 1, condition: float = 10.0,
@@ -77,7 +98,14 @@ class FiniteDifferenceMethod:
             raise ValueError(f"a {p}-point method cannot estimate a derivative of order {q}")
         if len(set(self.grid.tolist())) != p:
             raise ValueError("the grid points must be distinct")
+        if not max_range > 0:
+            raise ValueError(f"max_range must be positive, got {max_range}")
         self.coefs = _coefficients(self.grid, self.q)
+        # Weights that vanish in exact arithmetic come out of the solve as round-off.
+        self.coefs[np.abs(self.coefs) < 1e-12 * np.max(np.abs(self.coefs))] = 0.0
+        self._needed = [int(i) for i in np.argsort(-np.abs(self.grid), kind="stable") if self.coefs[i] != 0.0]
+        self._roundoff_factor = float(np.sum(np.abs(self.coefs)))
+        self._truncation_factor = float(np.sum(np.abs(self.coefs * self.grid ** p))) / math.factorial(p)
         self.adapt = int(adapt)
         self.condition = float(condition)
         self.max_range = float(max_range)
@@ -97,10 +125,11 @@ class FiniteDifferenceMethod:
     def _max_step(self) -> float:
         return self.max_range / float(np.max(np.abs(self.grid)))
 
-    def _step_from_bounds(self, deriv_bound: float, f_magnitude: float) -> tuple[float, float]:
+    def _step_from_bounds(self, deriv_bound: float, f_magnitude: float,
+                          eps: float = _EPS64) -> tuple[float, float]:
         p, q = self.p, self.q
-        c1 = self.condition * float(np.spacing(f_magnitude)) * float(np.sum(np.abs(self.coefs)))
-        c2 = deriv_bound * float(np.sum(np.abs(self.coefs * self.grid ** p))) / math.factorial(p)
+        c1 = self.condition * eps * max(f_magnitude, _TINY) * self._roundoff_factor
+        c2 = deriv_bound * self._truncation_factor
         if q == 0:
             step = 1.0
         else:
@@ -116,6 +145,10 @@ class FiniteDifferenceMethod:
     def estimate_step(self, f: Callable[[float], Any], x: float = 0.0) -> tuple[float, float]:
         """Choose the step for ``f`` at ``x``; return ``(step, estimated accuracy)``.
 
+        The bound estimator (a method for the ``p``-th derivative) estimates ``|f^{(p)}|``
+        near ``x``, and ``f``'s values give its magnitude and its precision (a function
+        returning float32 has float32 round-off).
+
         Examples
         --------
         >>> import numpy as np
@@ -128,31 +161,68 @@ class FiniteDifferenceMethod:
             return self._step_from_bounds(1.0, 1.0)
         estimator = self.bound_estimator
         step = estimator.estimate_step(f, x)[0]
-        values, step = estimator._evaluate(f, x, step)
-        bound = float(np.max(np.abs(estimator._combine(values, step)))) if values else 0.0
-        magnitude = float(max(np.max(np.abs(v)) for v in values)) if values else 0.0
+        values, step = estimator._evaluate(f, x, step, all_points=True)
+        present = [v for v in values if v is not None]
+        if not present or not all(np.isfinite(v).all() for v in present):
+            return self._step_from_bounds(1.0, 1.0)
+        eps = _eps_of(present)
+        bound = float(np.max(np.abs(estimator._combine(values, step))))
+        magnitude = float(max(np.max(np.abs(v)) for v in present))
         if not (np.isfinite(bound) and np.isfinite(magnitude)) or bound == 0.0 or magnitude == 0.0:
-            return self._step_from_bounds(1.0, max(magnitude, 1.0) if np.isfinite(magnitude) else 1.0)
-        return self._step_from_bounds(bound, magnitude)
+            return self._step_from_bounds(1.0, max(magnitude, 1.0) if np.isfinite(magnitude) else 1.0, eps)
+        return self._step_from_bounds(bound, magnitude, eps)
 
     # ---- evaluation ---------------------------------------------------------------------------------
-    def _evaluate(self, f: Callable[[float], Any], x: float, step: float) -> tuple[list[Any], float]:
-        """Evaluate ``f`` on the grid, halving the step until every value is finite."""
-        values: list[Any] = []
-        for _ in range(40):
+    def _evaluate(self, f: Callable[[float], Any], x: float, step: float, *,
+                  all_points: bool = False) -> tuple[list[Any], float]:
+        """Evaluate ``f`` on the grid, halving the step until every value is finite.
+
+        Returns the values (``None`` at points of weight zero, unless ``all_points``) and
+        the step used. If ``f`` is not finite at ``x`` itself, no step helps: the values of
+        the first attempt are returned as they are.
+        """
+        order = range(self.p) if all_points else self._needed
+        if all_points:
+            order = sorted(order, key=lambda i: -abs(self.grid[i]))
+        checked_centre = False
+        values: list[Any] = [None] * self.p
+        for _ in range(_MAX_HALVINGS):
+            values = [None] * self.p
+            finite = True
             with np.errstate(all="ignore"):  # a point outside the domain is retried closer in
-                values = [np.asarray(f(x + step * g)) for g in self.grid]
-            if all(np.all(np.isfinite(v)) for v in values):
+                for i in order:
+                    v = np.asarray(f(x + step * self.grid[i]))
+                    values[i] = v
+                    if not np.isfinite(v).all():
+                        finite = False
+                        break
+            if finite:
                 return values, step
+            if not checked_centre:
+                checked_centre = True
+                with np.errstate(all="ignore"):
+                    if not np.all(np.isfinite(np.asarray(f(x)))):
+                        break
             step /= 2.0
+        # Not finite however small the step: let the non-finite values through.
+        with np.errstate(all="ignore"):
+            values = [np.asarray(f(x + step * self.grid[i])) if (all_points or i in self._needed) else None
+                      for i in range(self.p)]
         return values, step
 
     def _combine(self, values: list[Any], step: float) -> Any:
-        total = sum(c * v for c, v in zip(self.coefs, values))
+        total: Any = 0.0
+        for c, v in zip(self.coefs, values):
+            if c != 0.0 and v is not None:
+                total = total + c * v
         return total / step ** self.q
 
     def __call__(self, f: Callable[[float], Any], x: float = 0.0, step: float | None = None) -> Any:
-        """Estimate the ``q``-th derivative of ``f`` at ``x`` (``f`` may return an array)."""
+        """Estimate the ``q``-th derivative of ``f`` at ``x`` (``f`` may return an array).
+
+        ``step`` fixes the step (still capped by ``max_range``); by default it is chosen by
+        :meth:`estimate_step`.
+        """
         if step is None:
             step = self.estimate_step(f, x)[0]
         values, step = self._evaluate(f, x, min(step, self._max_step()))
@@ -224,9 +294,11 @@ def extrapolate(fdm: FiniteDifferenceMethod, f: Callable[[float], Any], x: float
                 rtol: float = 0.0, atol: float = 0.0) -> tuple[Any, float]:
     """Richardson extrapolation of ``fdm`` over the steps ``h, h*contract, h*contract^2, ...``.
 
-    The estimate ``A(h) = D + a h^e + b h^(e+s) + ...`` (``e = p - q``; ``s = 2`` for a
-    symmetric central grid, else 1) is extrapolated to ``h -> 0`` with a Neville table; it
+    The estimate ``A(h) = D + a h^e + b h^(e+s) + ...`` (``e = p - q`` and ``s = 1``; on a
+    symmetric grid only even ``e`` and ``s = 2``) is extrapolated to ``h -> 0`` with a Neville table; it
     stops when the error estimate stops decreasing or falls below ``atol + rtol * |D|``.
+    The initial step (``min(0.1, max_range / max|grid|)`` by default) is first halved until
+    ``f`` is finite on the whole grid, so that the table's steps stay in ratio ``contract``.
 
     Returns
     -------
@@ -239,17 +311,29 @@ def extrapolate(fdm: FiniteDifferenceMethod, f: Callable[[float], Any], x: float
     >>> d, err = extrapolate(central_fdm(3, 1, adapt=0), np.sin, 1.0)
     >>> bool(abs(d - np.cos(1.0)) < 1e-12)
     True
+    >>> d, err = extrapolate(central_fdm(3, 1, adapt=0), np.log, 1e-3)   # the domain ends at 0
+    >>> bool(abs(d - 1e3) < 1e-6)
+    True
     """
+    if not 0.0 < contract < 1.0:
+        raise ValueError(f"contract must be in (0, 1), got {contract}")
     if initial_step is None:
         initial_step = min(0.1, fdm._max_step())
-    symmetric = fdm.kind == "central" and fdm.p % 2 == 1
-    exponent, stride = fdm.p - fdm.q, (2 if symmetric else 1)
+    values, step = fdm._evaluate(f, x, min(initial_step, fdm._max_step()))
+    # On a symmetric grid the error has only the powers h^(k - q) with k - q even.
+    symmetric = bool(np.array_equal(np.sort(fdm.grid), -np.sort(fdm.grid)[::-1]))
+    exponent, stride = fdm.p - fdm.q, 1
+    if symmetric:
+        exponent, stride = exponent + exponent % 2, 2
     table: list[list[Any]] = []
     best: Any = None
     best_err = math.inf
-    step = initial_step
     for k in range(max_steps):
-        row = [np.asarray(fdm(f, x, step))]
+        if k > 0:
+            values, used = fdm._evaluate(f, x, step)
+            if used != step:  # not finite any more this close: keep what the table has
+                break
+        row = [np.asarray(fdm._combine(values, step))]
         for j in range(1, k + 1):
             factor = contract ** (-(exponent + stride * (j - 1)))
             row.append(row[j - 1] + (row[j - 1] - table[k - 1][j - 1]) / (factor - 1.0))

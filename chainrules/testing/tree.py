@@ -364,7 +364,9 @@ def vec_to_leaves(v: np.ndarray, specs: list[LeafSpec], *, promote: bool = False
     for spec in specs:
         n = int(np.prod(spec.shape, dtype=np.int64))
         if spec.complex:
-            value: Any = (v[i:i + n] + 1j * v[i + n:i + 2 * n]).reshape(spec.shape)
+            value: Any = np.empty(n, dtype=np.complex128)  # not re + 1j*im: inf parts stay exact
+            value.real, value.imag = v[i:i + n], v[i + n:i + 2 * n]
+            value = value.reshape(spec.shape)
             i += 2 * n
             dtype = np.dtype(np.complex128) if promote else spec.dtype
         else:

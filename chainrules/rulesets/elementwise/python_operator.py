@@ -1,0 +1,64 @@
+"""The ``operator`` module on numbers and arrays: add, sub, mul, truediv, pow, mod, neg, pos, abs.
+
+``operator.add(a, b)`` is what ``a + b`` calls, so these are the rules an AD framework
+reaches when it traces Python arithmetic. On Python and NumPy numbers and on ndarrays
+(with broadcasting) they share the partial derivatives and conventions of the NumPy ufuncs
+(``np.add``, ..., ``np.power``, ``np.mod``, ``np.abs``); for Python scalars the output
+is a Python number, as the operator returns it (``(-8.0) ** (1/3)`` is complex in
+Python, and its rule differentiates the complex principal power). Arguments of other
+types (lists, strings) have no rule here.
+
+Non-differentiable (boolean or integer results): ``lt``, ``le``, ``eq``, ``ne``, ``ge``,
+``gt``, ``not_``, ``truth``, ``is_``, ``is_not``, ``and_``, ``or_``, ``xor``,
+``invert``/``inv``, ``lshift``, ``rshift``, ``floordiv``, ``index``. ``operator.matmul``
+and ``operator.getitem`` have rules in the contraction and indexing rulesets; the
+in-place operators (``iadd``...) have none (they mutate arrays).
+
+Examples
+--------
+>>> import operator
+>>> import chainrules
+>>> from chainrules import rrule, unthunk
+>>> y, pullback = rrule(operator.truediv, 1.0, 4.0)
+>>> y, [unthunk(c) for c in pullback(1.0)[1:]]
+(0.25, [0.25, -0.0625])
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from chainrules.rulesets.elementwise import arithmetic, powers
+from chainrules.rulesets.elementwise._common import elementwise_rule, no_keywords, unary_rule
+from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
+from chainrules_core import non_differentiable
+
+PARTIALS: dict[Any, tuple[Any, ...]] = {
+    operator.add: arithmetic.PARTIALS[np.add],
+    operator.sub: arithmetic.PARTIALS[np.subtract],
+    operator.mul: arithmetic.PARTIALS[np.multiply],
+    operator.truediv: arithmetic.PARTIALS[np.divide],
+    operator.mod: arithmetic.PARTIALS[np.mod],
+    operator.neg: arithmetic.PARTIALS[np.negative],
+    operator.pos: arithmetic.PARTIALS[np.positive],
+    operator.pow: powers.POWER_PARTIALS,
+}
+"""Partial derivatives of the operators with elementwise rules, by operator."""
+
+for _f, _partials in PARTIALS.items():
+    elementwise_rule(_f, *_partials, keywords=no_keywords, positional_out=False)
+unary_rule(operator.abs, abs_backward, abs_forward, keywords=no_keywords, positional_out=False)
+
+NON_DIFFERENTIABLE = (
+    operator.lt, operator.le, operator.eq, operator.ne, operator.ge, operator.gt,
+    operator.not_, operator.truth, operator.is_, operator.is_not,
+    operator.and_, operator.or_, operator.xor, operator.invert, operator.lshift, operator.rshift,
+    operator.floordiv, operator.index,
+)
+"""The operators this module declares non-differentiable (``operator.inv`` is ``operator.invert``)."""
+
+for _f in NON_DIFFERENTIABLE:
+    non_differentiable(_f)

@@ -1,0 +1,45 @@
+"""Rounding: floor, ceil, trunc, rint, fix, round/around (and ``ndarray.round``).
+
+These functions are piecewise constant: their derivative is zero wherever it exists. For
+floating (and complex) inputs the rules return **dense zeros of the input's shape and
+dtype** as cotangents and zeros of the output's shape and dtype as tangents (the
+convention of ``docs/rules/elementwise.md``; a ``ZeroTangent()`` output cotangent still
+gives ``ZeroTangent()``). Integer inputs, whose outputs are integers, get ``NoTangent()``.
+``decimals`` is never differentiated; ``out=`` (by keyword or position) raises
+:class:`~chainrules_core.UnsupportedKeywordError`.
+
+Examples
+--------
+>>> import numpy as np
+>>> import chainrules
+>>> from chainrules import rrule
+>>> y, pullback = rrule(np.round, np.array([1.26, 2.5], dtype=np.float32), 1)
+>>> y, pullback(np.ones(2))
+(array([1.3, 2.5], dtype=float32), (NoTangent(), array([0., 0.], dtype=float32), NoTangent()))
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from chainrules.rulesets.elementwise._common import (
+    ZERO,
+    check_ufunc_keywords,
+    elementwise_rule,
+    unary_rule,
+    zero_backward,
+    zero_forward,
+)
+
+for _f in (np.floor, np.ceil, np.trunc, np.rint):
+    elementwise_rule(_f, ZERO)
+
+_DECIMALS_OUT = (("decimals", numbers.Integral), ("out", object))
+
+unary_rule(np.round, zero_backward, zero_forward, extra=_DECIMALS_OUT)
+unary_rule(np.around, zero_backward, zero_forward, extra=_DECIMALS_OUT)
+unary_rule(np.ndarray.round, zero_backward, zero_forward, name="ndarray.round", extra=_DECIMALS_OUT,
+           types=(np.ndarray,))
+unary_rule(np.fix, zero_backward, zero_forward, extra=(("out", object),), keywords=check_ufunc_keywords)
