@@ -9,6 +9,7 @@ Everything public is importable from here: the finite-difference methods
 
 from typing import Any
 
+from chainrules.testing import structured as _structured  # noqa: F401  (registers structured and sparse types)
 from chainrules.testing.approx import check_approx, default_tolerances
 from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
 from chainrules.testing.finite_differences import (
