@@ -293,7 +293,7 @@ class ArrayProjector(Projector):
     def project(self, dx: Any) -> Any:
         if isinstance(dx, (Tangent, Mapping)) or (callable(dx) and not hasattr(dx, "__array__")):
             raise self.fail(f"an array primal got a cotangent of type {type(dx).__name__}")
-        arr = np.asarray(dx)
+        arr = dx.toarray() if hasattr(dx, "toarray") and hasattr(dx, "nnz") else np.asarray(dx)  # sparse
         if arr.dtype.kind not in "fciub":
             raise self.fail(f"an array primal got a cotangent of dtype {arr.dtype}")
         if self.real and arr.dtype.kind == "c":

@@ -72,6 +72,7 @@ from chainrules_core import (
     unthunk,
 )
 from chainrules_core.rules import _unbind
+from chainrules_core.tangents.structural import field_names
 
 
 class NotImplementedDerivativeWarning(UserWarning):
@@ -219,6 +220,8 @@ def _arrays_in(x: Any, depth: int = 0) -> Iterator[np.ndarray]:
         parts = [getattr(x, f.name) for f in dataclasses.fields(x)]
     elif hasattr(x, "__dict__") and not callable(x) and not isinstance(x, types.ModuleType):
         parts = vars(x).values()
+    elif (names := field_names(type(x))) is not None and not callable(x):  # a __slots__ class
+        parts = [getattr(x, n) for n in names if hasattr(x, n)]
     else:
         return
     for part in parts:

@@ -60,10 +60,9 @@ def register_tree_node(cls: type, flatten: Callable[[Any], tuple[list[Any], Any]
     unflatten : callable
         ``unflatten(aux, children) -> x``.
     flatten_tangent : callable, optional
-        ``flatten_tangent(dx, aux) -> children`` for a tangent ``dx`` of ``x`` that is not
-        itself flattenable by ``flatten`` (for example a structural ``Tangent``). By
-        default a ``Tangent`` is read with ``backing`` in the order of ``children`` and
-        anything else with ``flatten``.
+        ``flatten_tangent(dx, aux) -> children``: reads any tangent ``dx`` of ``x`` (its
+        natural form or a structural ``Tangent``). Without it, a ``Tangent`` is read with
+        ``backing`` in the order of ``children`` and anything else with ``flatten``.
     unflatten_tangent : callable, optional
         ``unflatten_tangent(aux, children) -> dx``; ``unflatten`` by default.
 
@@ -87,53 +86,7 @@ def _node_for(t: type) -> _Node | None:
         node = _NODES.get(klass)
         if node is not None:
             return node
-    if _is_sparse_type(t):
-        _register_sparse()
-        return _node_for(t)
     return None
-
-
-def _is_sparse_type(t: type) -> bool:
-    module = t.__module__ or ""
-    return module.startswith("scipy.sparse") and hasattr(t, "tocsr")
-
-
-def _register_sparse() -> None:
-    """Sparse arrays and matrices: only the stored entries are free (the pattern is kept)."""
-    import scipy.sparse as sp
-
-    def flatten(x: Any) -> tuple[list[Any], Any]:
-        return [x.data], x
-
-    def unflatten(template: Any, children: list[Any]) -> Any:
-        out = template.copy()
-        out.data = np.asarray(children[0])
-        return out
-
-    def flatten_tangent(dx: Any, template: Any) -> list[Any]:
-        if sp.issparse(dx):
-            if dx.format == template.format and dx.nnz == template.nnz:
-                return [dx.data]
-            dense = dx.toarray()
-        else:
-            dense = np.asarray(dx)
-        coo = template.tocoo()
-        return [dense[coo.row, coo.col]] if template.format == "coo" else [
-            _gather_on_pattern(template, dense)]
-
-    for cls in (sp.sparray, sp.spmatrix):
-        register_tree_node(cls, flatten, unflatten, flatten_tangent=flatten_tangent)
-
-
-def _gather_on_pattern(template: Any, dense: np.ndarray) -> np.ndarray:
-    """Values of ``dense`` at the stored entries of ``template``, in ``template.data``'s order."""
-    marker = template.copy()
-    marker.data = np.arange(1, marker.nnz + 1, dtype=np.float64)
-    coo = marker.tocoo()
-    order = coo.data.astype(np.int64) - 1
-    out = np.zeros(template.nnz, dtype=np.result_type(dense.dtype, template.dtype))
-    out[order] = dense[coo.row, coo.col]
-    return out
 
 
 @dataclasses.dataclass
@@ -270,10 +223,14 @@ class TreeDef:
                 return [dx[name] for name in names]
             if isinstance(dx, Mapping):
                 return [dx.get(name, ZeroTangent()) for name in names]
+            if kind == "namedtuple" and isinstance(dx, (tuple, list)) and not hasattr(dx, "_fields"):
+                if len(dx) != n:  # a plain tuple for a namedtuple: its elements by position
+                    raise ValueError(f"{path or 'value'}: tangent has {len(dx)} elements, expected {n}")
+                return list(dx)
             return [getattr(dx, name, ZeroTangent()) for name in names]
         node = _node_for(self.type)
         assert node is not None
-        if node.flatten_tangent is not None and not isinstance(dx, Tangent):
+        if node.flatten_tangent is not None:
             return node.flatten_tangent(dx, self.aux)
         if isinstance(dx, Tangent):
             stored = backing(dx)
