@@ -63,6 +63,7 @@ from chainrules_core.definition_tools import (
     scalar_rule,
 )
 from chainrules_core.ignore_derivatives import ignore_derivatives
+from chainrules_core.lazy import declare_lazy_rules
 
 __version__ = "0.1.0"
 
@@ -100,6 +101,7 @@ __all__ = [
     "canonicalize",
     "check_cotangent_shape",
     "cotangent_projector",
+    "declare_lazy_rules",
     "frule",
     "frule_via_ad",
     "ignore_derivatives",

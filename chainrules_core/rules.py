@@ -57,6 +57,7 @@ from multipledispatch.conflict import ambiguous, supercedes
 from multipledispatch.variadic import Variadic, isvariadic
 
 from chainrules_core.config import RuleConfig
+from chainrules_core.lazy import load_all, load_pending
 from chainrules_core.tangents.zeros import NoTangent
 
 _CACHE_LIMIT = 16384
@@ -684,8 +685,10 @@ class _RuleRegistry:
         """Call ``hook(f, signature)`` for every existing rule now and every later registration.
 
         Returns a :class:`RuleHook`; ``handle.remove()`` unsubscribes. A hook that raises is
-        reported as a :class:`RuleHookWarning` and never breaks registration.
+        reported as a :class:`RuleHookWarning` and never breaks registration. Rules declared
+        for lazy loading are loaded first, so the hook sees every rule.
         """
+        load_all()
         with self._lock:
             existing = [(t.key, r) for t in self._all_tables() for r in t.records]
             self._hooks.append(hook)
@@ -699,6 +702,7 @@ class _RuleRegistry:
 
     def functions(self) -> list[Any]:
         """Every callable (function, constructor class or functor class) that has rules."""
+        load_all()
         with self._lock:
             seen = list(self._tables)
             seen.extend(k for k in self._functor_tables if k not in self._tables)
@@ -706,6 +710,7 @@ class _RuleRegistry:
 
     def signatures(self, f: Any) -> list[RuleSignature]:
         """The registrations for ``f`` (for a class: constructor rules, then functor rules)."""
+        load_pending(f)
         with self._lock:
             out: list[RuleSignature] = []
             for store in (self._tables, self._functor_tables):
@@ -735,6 +740,7 @@ class _RuleRegistry:
             f, owner = unbound
             types = (type(owner),) + types
         config_type = _NoConfig if config is None else config if isinstance(config, type) else type(config)
+        load_pending(f)
         with self._lock:
             table = self._resolve_table(f)
             if table is None:
@@ -803,6 +809,7 @@ class _RuleRegistry:
         The entry is ``None`` (no rules), a table's ``plain`` dict, or, for a functor
         instance, the functor table itself.
         """
+        load_pending(f)  # rules declared for lazy loading are imported here, outside the lock
         try:
             hash(f)
         except TypeError:  # an unhashable object: only functor rules can apply, cached by type

@@ -1,0 +1,129 @@
+"""Rules registered on first use: a module declares the functions its import registers.
+
+A library with hundreds of rules would make its own import slow if every rule module ran at
+import time. Instead it can declare, cheaply, which functions each module has rules for::
+
+    declare_lazy_rules("mypackage.rules.trig", [np.sin, np.cos])
+
+The first lookup that needs one of those functions (``rrule``, ``frule``, ``find``,
+``signatures``, a cache miss) imports the module, whose registrations then answer as if
+they had always been there. Anything that asks about *all* rules (``functions()``,
+``on_new_rule``) imports every declared module first. Imports happen outside the
+registries' locks, so two threads can never deadlock on the import lock and a registry
+lock.
+
+``chainrules`` uses this for its built-in rulesets (see ``chainrules.rulesets``); set the
+environment variable ``CHAINRULES_EAGER=1`` to import every ruleset at once instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+_PENDING: dict[Any, set[str]] = {}  # callable -> modules whose import registers rules for it
+_BY_MODULE: dict[str, list[Any]] = {}  # module -> the callables it declared
+_lock = threading.Lock()
+
+
+def declare_lazy_rules(module: str, functions: Iterable[Any]) -> None:
+    r"""Declare that importing ``module`` registers rules for ``functions``.
+
+    Parameters
+    ----------
+    module : str
+        The module to import on first use.
+    functions : iterable of callables
+        Every callable (function, ufunc, class, method) the module registers rules for.
+
+    Examples
+    --------
+    >>> import pathlib, sys, tempfile
+    >>> from chainrules_core import rrule, declare_lazy_rules
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "halving.py").write_text("def halve(x):\n    return x / 2\n")
+    >>> _ = (folder / "halving_rules.py").write_text(
+    ...     "from chainrules_core import rrule, NoTangent\n"
+    ...     "from halving import halve\n"
+    ...     "@rrule.register(halve, float)\n"
+    ...     "def halve_rrule(x):\n"
+    ...     "    def halve_pullback(dy):\n"
+    ...     "        return NoTangent(), dy / 2\n"
+    ...     "    return halve(x), halve_pullback\n")
+    >>> sys.path.insert(0, str(folder))
+    >>> from halving import halve
+    >>> declare_lazy_rules("halving_rules", [halve])
+    >>> "halving_rules" in sys.modules
+    False
+    >>> rrule(halve, 3.0)[0]
+    1.5
+    >>> "halving_rules" in sys.modules
+    True
+    >>> sys.path.remove(str(folder))
+    """
+    functions = list(functions)
+    with _lock:
+        _BY_MODULE.setdefault(module, []).extend(functions)
+        for f in functions:
+            with contextlib.suppress(TypeError):  # unhashable: rules cannot be keyed on it anyway
+                _PENDING.setdefault(f, set()).add(module)
+
+
+def _candidates(f: Any) -> list[Any]:
+    """The keys a lookup of ``f`` may resolve through: ``f``, its bases (constructors), its
+    type's classes (functors)."""
+    out = [f]
+    if isinstance(f, type):
+        out.extend(f.__mro__[1:])
+    out.extend(type(f).__mro__)
+    return out
+
+
+def load_pending(f: Any) -> None:
+    """Import the modules declared for ``f`` (and for what ``f`` resolves through), if any."""
+    if not _PENDING:
+        return
+    modules: set[str] = set()
+    with _lock:
+        for key in _candidates(f):
+            try:
+                found = _PENDING.pop(key, None)
+            except TypeError:
+                continue
+            if found:
+                modules |= found
+        for module in modules:
+            for g in _BY_MODULE.pop(module, ()):
+                pending = _PENDING.get(g)
+                if pending is not None:
+                    pending.discard(module)
+                    if not pending:
+                        del _PENDING[g]
+    for module in sorted(modules):
+        importlib.import_module(module)
+
+
+def load_all() -> None:
+    """Import every declared module (for questions about all rules)."""
+    with _lock:
+        modules = sorted(_BY_MODULE)
+        _BY_MODULE.clear()
+        _PENDING.clear()
+    for module in modules:
+        importlib.import_module(module)
+
+
+def pending_modules() -> list[str]:
+    """The declared modules not imported yet.
+
+    Examples
+    --------
+    >>> from chainrules_core.lazy import pending_modules
+    >>> isinstance(pending_modules(), list)
+    True
+    """
+    with _lock:
+        return sorted(_BY_MODULE)
