@@ -37,8 +37,7 @@ def _name(f: Any) -> str:
 def demo() -> int:
     """Run the demo; return a process exit code (0 when every derivative matches)."""
     import chainrules
-    from chainrules.testing import check_approx, vjp
-    from chainrules.testing import rand_tangent
+    from chainrules.testing import check_approx, rand_tangent, vjp
 
     print(f"chainrules {chainrules.__version__}: derivatives through rules, checked against finite differences\n")
     failures = 0
