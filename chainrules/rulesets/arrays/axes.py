@@ -1,0 +1,401 @@
+"""Rules of the functions that permute an array's axes.
+
+``np.transpose`` (also reached as ``np.permute_dims``, the same function object) and
+``ndarray.transpose``, ``np.swapaxes`` and ``ndarray.swapaxes``, ``np.moveaxis``,
+``np.rollaxis`` and ``np.matrix_transpose``.
+
+The maths
+---------
+An axis permutation ``y = x.transpose(p)`` is linear and orthogonal: the frule permutes
+the tangent the same way and the pullback applies the inverse permutation
+(``dx = dy.transpose(argsort(p))``). The cotangents and tangents returned are read-only
+views of the output cotangent (input tangent): no copy is made.
+
+Attributes
+----------
+``x.T`` and ``x.mT`` are attributes, not calls, so no rule can be looked up for them: an
+AD system that records attribute access maps ``x.T`` to ``np.transpose(x)`` and ``x.mT``
+to ``np.matrix_transpose(x)``, whose rules are here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from chainrules.rulesets.arrays._common import (
+    ARRAY_LIKE,
+    NO,
+    REQUIRED,
+    require,
+    unary_cotangent,
+    unary_pushforward,
+)
+from chainrules_core import Varargs, frule, rrule
+
+Pullback = Callable[[Any], tuple[Any, ...]]
+
+
+def _permutation(ndim: int, axes: Any) -> tuple[int, ...]:
+    """The permutation ``np.transpose(x, axes)`` applies (``None`` reverses the axes)."""
+    if axes is None:
+        return tuple(range(ndim))[::-1]
+    return tuple(normalize_axis_index(int(a), ndim) for a in axes)
+
+
+def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argsort(perm))
+
+
+def _permuted(perm: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
+    def transpose_axes(v: np.ndarray) -> np.ndarray:
+        return np.transpose(v, perm)
+
+    return transpose_axes
+
+
+def _permutation_rules(name: str, a: Any, y: Any, perm: tuple[int, ...]) -> Callable[[Any], Any]:
+    """The cotangent of ``a`` for ``y = transpose(a, perm)``."""
+    return unary_cotangent(name, a, y, _permuted(_inverse(perm)))
+
+
+# ---- np.transpose / np.permute_dims, ndarray.transpose -------------------------------------------------
+@rrule.register(np.transpose, ARRAY_LIKE)
+def transpose_rrule(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.transpose`` (and ``np.permute_dims``): the inverse permutation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.transpose, np.zeros((2, 3, 4)), (1, 2, 0))
+    >>> pb(np.ones((3, 4, 2)))[1].shape
+    (2, 3, 4)
+    """
+    y = np.transpose(a, axes)
+    cotangent_a = _permutation_rules("np.transpose", a, y, _permutation(np.ndim(a), axes))
+
+    def transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_a(dy), NO
+
+    return y, transpose_pullback
+
+
+@frule.register(np.transpose, ARRAY_LIKE)
+def transpose_frule(tangents: tuple[Any, ...], a: Any, axes: Any = None) -> tuple[Any, Any]:
+    """Forward rule of ``np.transpose``: the tangent transposed the same way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.arange(2.0)[:, None]), np.transpose, np.zeros((2, 1)))[1]
+    array([[0., 1.]])
+    """
+    y = np.transpose(a, axes)
+    return y, unary_pushforward(tangents[1], a, y, _permuted(_permutation(np.ndim(a), axes)))
+
+
+def _method_axes(axes: tuple[Any, ...]) -> Any:
+    """The axes given to ``ndarray.transpose(*axes)``: none, one tuple, or the ints themselves."""
+    if not axes:
+        return None
+    return axes[0] if len(axes) == 1 else axes
+
+
+@rrule.register(np.ndarray.transpose, np.ndarray, Varargs(object))
+def ndarray_transpose_rrule(a: np.ndarray, *axes: Any) -> tuple[Any, Pullback]:
+    """Reverse rule of the method ``x.transpose(*axes)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> x = np.zeros((2, 3))
+    >>> rrule(x.transpose)[1](np.ones((3, 2)))[1].shape
+    (2, 3)
+    """
+    y = a.transpose(*axes)
+    cotangent_a = _permutation_rules("ndarray.transpose", a, y, _permutation(a.ndim, _method_axes(axes)))
+
+    def ndarray_transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_a(dy), *(NO,) * len(axes)
+
+    return y, ndarray_transpose_pullback
+
+
+@frule.register(np.ndarray.transpose, np.ndarray, Varargs(object))
+def ndarray_transpose_frule(tangents: tuple[Any, ...], a: np.ndarray, *axes: Any) -> tuple[Any, Any]:
+    """Forward rule of the method ``x.transpose(*axes)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> x = np.zeros((2, 3))
+    >>> frule((NoTangent(), np.ones((2, 3))), x.transpose)[1].shape
+    (3, 2)
+    """
+    y = a.transpose(*axes)
+    perm = _permutation(a.ndim, _method_axes(axes))
+    return y, unary_pushforward(tangents[1], a, y, _permuted(perm))
+
+
+# ---- np.matrix_transpose -----------------------------------------------------------------------------
+@rrule.register(np.matrix_transpose, ARRAY_LIKE)
+def matrix_transpose_rrule(x: Any) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.matrix_transpose`` (what ``x.mT`` computes): swap the last two axes back.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.matrix_transpose, np.zeros((4, 2, 3)))
+    >>> pb(np.ones((4, 3, 2)))[1].shape
+    (4, 2, 3)
+    """
+    y = np.matrix_transpose(x)
+    cotangent_x = unary_cotangent("np.matrix_transpose", x, y, np.matrix_transpose)
+
+    def matrix_transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_x(dy)
+
+    return y, matrix_transpose_pullback
+
+
+@frule.register(np.matrix_transpose, ARRAY_LIKE)
+def matrix_transpose_frule(tangents: tuple[Any, ...], x: Any) -> tuple[Any, Any]:
+    """Forward rule of ``np.matrix_transpose``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.eye(2)[:1]), np.matrix_transpose, np.zeros((1, 2)))[1]
+    array([[1.],
+           [0.]])
+    """
+    y = np.matrix_transpose(x)
+    return y, unary_pushforward(tangents[1], x, y, np.matrix_transpose)
+
+
+# ---- np.swapaxes, ndarray.swapaxes -------------------------------------------------------------------
+def _swapped(axis1: Any, axis2: Any) -> Callable[[np.ndarray], np.ndarray]:
+    def swap(v: np.ndarray) -> np.ndarray:
+        return np.swapaxes(v, axis1, axis2)
+
+    return swap
+
+
+@rrule.register(np.swapaxes, ARRAY_LIKE)
+def swapaxes_rrule(a: Any, axis1: Any = REQUIRED, axis2: Any = REQUIRED) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.swapaxes``: swap the same axes back.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.swapaxes, np.zeros((2, 3)), 0, 1)
+    >>> pb(np.ones((3, 2)))[1].shape
+    (2, 3)
+    """
+    require("swapaxes", axis1=axis1, axis2=axis2)
+    y = np.swapaxes(a, axis1, axis2)
+    cotangent_a = unary_cotangent("np.swapaxes", a, y, _swapped(axis1, axis2))
+
+    def swapaxes_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_a(dy), NO, NO
+
+    return y, swapaxes_pullback
+
+
+@frule.register(np.swapaxes, ARRAY_LIKE)
+def swapaxes_frule(tangents: tuple[Any, ...], a: Any, axis1: Any = REQUIRED, axis2: Any = REQUIRED) -> tuple[Any, Any]:
+    """Forward rule of ``np.swapaxes``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.ones((2, 3)), NoTangent(), NoTangent()), np.swapaxes, np.zeros((2, 3)), 0, 1)[1].shape
+    (3, 2)
+    """
+    require("swapaxes", axis1=axis1, axis2=axis2)
+    y = np.swapaxes(a, axis1, axis2)
+    return y, unary_pushforward(tangents[1], a, y, _swapped(axis1, axis2))
+
+
+@rrule.register(np.ndarray.swapaxes, np.ndarray)
+def ndarray_swapaxes_rrule(a: np.ndarray, axis1: Any = REQUIRED, axis2: Any = REQUIRED) -> tuple[Any, Pullback]:
+    """Reverse rule of the method ``x.swapaxes(axis1, axis2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> x = np.zeros((2, 3))
+    >>> rrule(x.swapaxes, 0, 1)[1](np.ones((3, 2)))[1].shape
+    (2, 3)
+    """
+    require("swapaxes", axis1=axis1, axis2=axis2)
+    return swapaxes_rrule(a, axis1, axis2)
+
+
+@frule.register(np.ndarray.swapaxes, np.ndarray)
+def ndarray_swapaxes_frule(tangents: tuple[Any, ...], a: np.ndarray, axis1: Any = REQUIRED,
+                           axis2: Any = REQUIRED) -> tuple[Any, Any]:
+    """Forward rule of the method ``x.swapaxes(axis1, axis2)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> x = np.zeros((2, 3))
+    >>> frule((NoTangent(), np.ones((2, 3)), NoTangent(), NoTangent()), x.swapaxes, 0, 1)[1].shape
+    (3, 2)
+    """
+    require("swapaxes", axis1=axis1, axis2=axis2)
+    return swapaxes_frule(tangents, a, axis1, axis2)
+
+
+# ---- np.moveaxis, np.rollaxis ------------------------------------------------------------------------------
+def _moveaxis_permutation(ndim: int, source: Any, destination: Any) -> tuple[int, ...]:
+    """The permutation ``np.moveaxis(x, source, destination)`` applies, as NumPy computes it."""
+    source = normalize_axis_tuple(source, ndim, "source")
+    destination = normalize_axis_tuple(destination, ndim, "destination")
+    order = [n for n in range(ndim) if n not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return tuple(order)
+
+
+@rrule.register(np.moveaxis, ARRAY_LIKE)
+def moveaxis_rrule(a: Any, source: Any = REQUIRED, destination: Any = REQUIRED) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.moveaxis``: the inverse permutation of the axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.moveaxis, np.zeros((2, 3, 4)), 0, -1)
+    >>> pb(np.ones((3, 4, 2)))[1].shape
+    (2, 3, 4)
+    """
+    require("moveaxis", source=source, destination=destination)
+    y = np.moveaxis(a, source, destination)
+    perm = _moveaxis_permutation(np.ndim(a), source, destination)
+    cotangent_a = _permutation_rules("np.moveaxis", a, y, perm)
+
+    def moveaxis_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_a(dy), NO, NO
+
+    return y, moveaxis_pullback
+
+
+@frule.register(np.moveaxis, ARRAY_LIKE)
+def moveaxis_frule(tangents: tuple[Any, ...], a: Any, source: Any = REQUIRED,
+                   destination: Any = REQUIRED) -> tuple[Any, Any]:
+    """Forward rule of ``np.moveaxis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.ones((2, 3)), NoTangent(), NoTangent()), np.moveaxis, np.zeros((2, 3)), 0, 1)[1].shape
+    (3, 2)
+    """
+    require("moveaxis", source=source, destination=destination)
+    y = np.moveaxis(a, source, destination)
+    return y, unary_pushforward(tangents[1], a, y, _permuted(_moveaxis_permutation(np.ndim(a), source, destination)))
+
+
+def _rollaxis_permutation(ndim: int, axis: Any, start: Any) -> tuple[int, ...]:
+    """The permutation ``np.rollaxis(x, axis, start)`` applies, as NumPy computes it."""
+    axis = normalize_axis_index(axis, ndim)
+    start = int(start)
+    if start < 0:
+        start += ndim
+    order = list(range(ndim))
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return tuple(order)
+    order.remove(axis)
+    order.insert(start, axis)
+    return tuple(order)
+
+
+@rrule.register(np.rollaxis, ARRAY_LIKE)
+def rollaxis_rrule(a: Any, axis: Any = REQUIRED, start: Any = 0) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.rollaxis``: the inverse permutation of the axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.rollaxis, np.zeros((2, 3, 4)), 2)
+    >>> pb(np.ones((4, 2, 3)))[1].shape
+    (2, 3, 4)
+    """
+    require("rollaxis", axis=axis)
+    y = np.rollaxis(a, axis, start)
+    cotangent_a = _permutation_rules("np.rollaxis", a, y, _rollaxis_permutation(np.ndim(a), axis, start))
+
+    def rollaxis_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_a(dy), NO, NO
+
+    return y, rollaxis_pullback
+
+
+@frule.register(np.rollaxis, ARRAY_LIKE)
+def rollaxis_frule(tangents: tuple[Any, ...], a: Any, axis: Any = REQUIRED, start: Any = 0) -> tuple[Any, Any]:
+    """Forward rule of ``np.rollaxis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.ones((2, 3)), NoTangent()), np.rollaxis, np.zeros((2, 3)), 1)[1].shape
+    (3, 2)
+    """
+    require("rollaxis", axis=axis)
+    y = np.rollaxis(a, axis, start)
+    return y, unary_pushforward(tangents[1], a, y, _permuted(_rollaxis_permutation(np.ndim(a), axis, start)))
+
+
+@rrule.register(np.linalg.matrix_transpose, ARRAY_LIKE)
+def linalg_matrix_transpose_rrule(x: Any) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.linalg.matrix_transpose`` (the array-API twin of ``np.matrix_transpose``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> rrule(np.linalg.matrix_transpose, np.zeros((2, 3)))[1](np.ones((3, 2)))[1].shape
+    (2, 3)
+    """
+    y = np.linalg.matrix_transpose(x)
+    cotangent_x = unary_cotangent("np.linalg.matrix_transpose", x, y, np.matrix_transpose)
+
+    def linalg_matrix_transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_x(dy)
+
+    return y, linalg_matrix_transpose_pullback
+
+
+@frule.register(np.linalg.matrix_transpose, ARRAY_LIKE)
+def linalg_matrix_transpose_frule(tangents: tuple[Any, ...], x: Any) -> tuple[Any, Any]:
+    """Forward rule of ``np.linalg.matrix_transpose``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import frule, NoTangent
+    >>> frule((NoTangent(), np.ones((1, 2))), np.linalg.matrix_transpose, np.zeros((1, 2)))[1].shape
+    (2, 1)
+    """
+    y = np.linalg.matrix_transpose(x)
+    return y, unary_pushforward(tangents[1], x, y, np.matrix_transpose)
