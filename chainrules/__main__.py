@@ -96,7 +96,14 @@ def main(argv: list[str] | None = None) -> int:
     listing.add_argument("pattern", nargs="?", help="only signatures containing this text")
     coverage = commands.add_parser("coverage", help="coverage report of a module's public functions")
     coverage.add_argument("module", help="numpy, numpy.linalg, numpy.fft, scipy.special, scipy.linalg, ...")
+    index = commands.add_parser("index", help="regenerate (--write) or check (--check) the lazy-loading index")
+    index.add_argument("--write", action="store_true")
+    index.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
+    if args.command == "index":
+        from chainrules.rulesets._lazy import main as index_main
+
+        return index_main(["--write"] * args.write + ["--check"] * args.check)
     if args.command == "demo":
         return demo()
     if args.command == "list":

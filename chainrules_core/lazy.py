@@ -13,19 +13,21 @@ registries' locks, so two threads can never deadlock on the import lock and a re
 lock.
 
 ``chainrules`` uses this for its built-in rulesets (see ``chainrules.rulesets``); set the
-environment variable ``CHAINRULES_EAGER=1`` to import every ruleset at once instead.
+environment variable ``CHAINRULES_RULESETS=eager`` to import every ruleset at once instead.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import threading
 from collections.abc import Iterable
 from typing import Any
 
 _PENDING: dict[Any, set[str]] = {}  # callable -> modules whose import registers rules for it
 _BY_MODULE: dict[str, list[Any]] = {}  # module -> the callables it declared
+_IN_FLIGHT: dict[Any, set[str]] = {}  # callable -> its modules being imported now
 _lock = threading.Lock()
 
 
@@ -83,33 +85,53 @@ def _candidates(f: Any) -> list[Any]:
 
 
 def load_pending(f: Any) -> None:
-    """Import the modules declared for ``f`` (and for what ``f`` resolves through), if any."""
-    if not _PENDING:
+    """Import the modules declared for ``f`` (and for what ``f`` resolves through), if any.
+
+    A thread that arrives while another is importing one of those modules waits for that
+    import to finish (through the module's import lock), so no lookup ever sees a module's
+    rules half-registered.
+    """
+    if not _PENDING and not _IN_FLIGHT:
         return
     modules: set[str] = set()
     with _lock:
         for key in _candidates(f):
             try:
                 found = _PENDING.pop(key, None)
+                loading = _IN_FLIGHT.get(key)
             except TypeError:
                 continue
             if found:
                 modules |= found
+            if loading:
+                modules |= loading
         for module in modules:
             for g in _BY_MODULE.pop(module, ()):
+                _IN_FLIGHT.setdefault(g, set()).add(module)
                 pending = _PENDING.get(g)
                 if pending is not None:
                     pending.discard(module)
                     if not pending:
                         del _PENDING[g]
-    for module in sorted(modules):
-        importlib.import_module(module)
+    if not modules:
+        return
+    try:
+        for module in sorted(modules):
+            importlib.import_module(module)  # waits if another thread is importing it
+    finally:
+        with _lock:
+            for key in list(_IN_FLIGHT):
+                left = _IN_FLIGHT[key] - {m for m in modules if m in sys.modules}
+                if left:
+                    _IN_FLIGHT[key] = left
+                else:
+                    del _IN_FLIGHT[key]
 
 
 def load_all() -> None:
     """Import every declared module (for questions about all rules)."""
     with _lock:
-        modules = sorted(_BY_MODULE)
+        modules = sorted(set(_BY_MODULE).union(*_IN_FLIGHT.values()))  # in flight: wait for them
         _BY_MODULE.clear()
         _PENDING.clear()
     for module in modules:

@@ -13,22 +13,3 @@ astype, tolist), :mod:`.creation` (full, arange, linspace, logspace, geomspace, 
 :mod:`.random` (pathwise derivatives of samplers), :mod:`.nondifferentiable` (shapes,
 indices, constant arrays) and :mod:`.mutation` (in-place operations: an error).
 """
-
-from chainrules.rulesets.arrays import (  # noqa: F401
-    axes,
-    conversion,
-    creation,
-    editing,
-    gathering,
-    indexing,
-    joining,
-    mutation,
-    nondifferentiable,
-    padding,
-    random,
-    reordering,
-    repetition,
-    shape,
-    sorting,
-    splitting,
-)

@@ -1,26 +1,17 @@
-"""Linear algebra: numpy.linalg and scipy.linalg (dense, solves, factorizations, matrix functions)."""
+"""Linear algebra: numpy.linalg and scipy.linalg (dense, solves, factorizations, matrix functions).
 
-from chainrules.rulesets.linalg import (  # noqa: F401  (importing a module registers its rules)
-    cholesky,
-    determinants,
-    eig,
-    eigh,
-    hermitian_matrix_functions,
-    hessenberg,
-    inverses,
-    ldl,
-    least_squares,
-    lu,
-    matrix_equations,
-    matrix_exponential,
-    matrix_functions,
-    norms,
-    polar,
-    products,
-    qr,
-    schur,
-    solves,
-    special_matrices,
-    svd,
-)
-from chainrules.rulesets.linalg._spectral import degeneracy_tolerance  # noqa: F401
+The modules register their rules when imported; ``import chainrules`` declares them for
+loading on first use (see :mod:`chainrules.rulesets`). ``degeneracy_tolerance`` (from
+:mod:`._spectral`) sets the tolerance under which eigenvalues and singular values count as
+degenerate.
+"""
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    if name == "degeneracy_tolerance":
+        from chainrules.rulesets.linalg._spectral import degeneracy_tolerance
+
+        return degeneracy_tolerance
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,14 +13,3 @@ non-differentiable). The ``ndarray`` methods that mirror them (``x.sum()``, ``x.
 ``x.mean()``, ``x.var()``, ``x.std()``, ``x.max()``, ``x.min()``, ``x.cumsum()``,
 ``x.cumprod()``, ``x.all()``, ``x.any()``) have the same rules.
 """
-
-from chainrules.rulesets.reductions import (  # noqa: F401
-    counting,
-    covariance,
-    extrema,
-    moments,
-    order_statistics,
-    products,
-    scans,
-    sums,
-)

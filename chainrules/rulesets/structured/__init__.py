@@ -7,16 +7,3 @@ sums and diagonals (``reductions``), ``det``/``slogdet``/``inv``/``solve`` (``li
 ``np.triu``/``np.tril`` on ndarrays (``diagonals``), and sparse products, transposes, sums and
 elementwise products (``sparse``) and ``scipy.sparse.linalg.spsolve`` (``sparse_solve``).
 """
-
-from chainrules.rulesets.structured import (  # noqa: F401  (importing registers the rules)
-    arithmetic,
-    constructors,
-    diagonals,
-    linalg,
-    products,
-    reductions,
-    sparse,
-    sparse_solve,
-    transpose,
-    triangular_solve,
-)
