@@ -134,10 +134,10 @@ def test_autograd(benchmark: Any, case: Case) -> None:
     from autograd import make_vjp
 
     dy = _output_cotangent(case)
-    vjp, _ = make_vjp(lambda x: case.call(anp, x))(case.x)
     try:
+        vjp, _ = make_vjp(lambda x: case.call(anp, x))(case.x)
         got = vjp(dy)
-    except (NotImplementedError, AssertionError) as err:  # autograd has no VJP for it
+    except (NotImplementedError, AssertionError, KeyError) as err:  # autograd has no VJP for it
         pytest.skip(f"autograd cannot differentiate {case.name}: {err}")
     expected = case.hand_pullback(dy)
     np.testing.assert_allclose(got, np.concatenate(expected) if case.name == "concatenate" else expected, atol=1e-9)
