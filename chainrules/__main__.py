@@ -25,7 +25,12 @@ def _demo_cases() -> list[tuple[str, Callable[..., Any], tuple[Any, ...]]]:
         ("np.sin(x) at x = 0.5", np.sin, (0.5,)),
         ("np.multiply(x, y), x of shape (2, 3) broadcast with y of shape (3,)", np.multiply,
          (rng.standard_normal((2, 3)), rng.standard_normal(3))),
+        ("np.var(x), x of shape (4,)", np.var, (rng.standard_normal(4),)),
+        ("np.linalg.det(A), A of shape (3, 3)", np.linalg.det, (rng.standard_normal((3, 3)),)),
     ]
+    import scipy.linalg
+
+    cases.append(("scipy.linalg.expm(A), A of shape (2, 2)", scipy.linalg.expm, (0.5 * rng.standard_normal((2, 2)),)))
     return cases
 
 
