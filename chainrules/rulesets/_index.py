@@ -324,6 +324,12 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.contractions.interpolation': [
         'numpy:interp',
     ],
+    'chainrules.rulesets.contractions.polynomial_fitting': [
+        'numpy:poly',
+        'numpy:polydiv',
+        'numpy:polyfit',
+        'numpy:roots',
+    ],
     'chainrules.rulesets.contractions.polynomials': [
         'numpy:polyadd',
         'numpy:polyder',
