@@ -96,6 +96,32 @@ def test_large_order_against_directional_finite_differences(spd: Any, rand: Any,
     assert np.abs(tangent - directional).max() <= tol * np.abs(directional).max()
 
 
+@pytest.mark.parametrize("dtype_", [np.float64, np.complex128, np.float32])
+def test_blocked_pullback_against_directional_finite_differences(spd: Any, rand: Any, dtype_: Any) -> None:
+    """Order 150 takes the blocked pullback (two full blocks of 64 and a partial one)."""
+    n = 150
+    a, da, dl = spd((n, n), dtype_), rand((n, n), dtype_), rand((n, n), dtype_)
+    _, pullback = rrule(np.linalg.cholesky, a)
+    abar = pullback(dl)[1]
+    assert abar.dtype == np.dtype(dtype_)
+    directional = jvp(None, np.linalg.cholesky, (a, da))
+    tol = 1e-3 if dtype_ == np.float32 else 1e-7
+    scale = np.abs(dl).sum() * np.abs(directional).max()
+    assert abs(np.vdot(dl, directional).real - np.vdot(abar, da).real) <= tol * scale
+
+
+@pytest.mark.parametrize("shape", [(10, 10), (2, 7, 7)])
+def test_blocked_pullback_with_small_blocks(spd: Any, dtype: Any, shape: Any, monkeypatch: Any) -> None:
+    """The blocked algorithm through the full tester, with blocks of 3 (uneven last block), stacked too."""
+    from chainrules.rulesets.linalg import cholesky as module
+
+    monkeypatch.setattr(module, "_BLOCKED_FROM", 4)
+    monkeypatch.setattr(module, "_BLOCK", 3)
+    a = spd(shape, dtype)
+    test_rrule(np.linalg.cholesky, a)
+    test_rrule(scipy.linalg.cholesky, a[..., :, :] if a.ndim == 2 else a[0])
+
+
 def test_integer_input() -> None:
     a = np.array([[4, 2], [2, 5]])
     y, pullback = rrule(np.linalg.cholesky, a)
