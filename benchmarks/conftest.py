@@ -6,12 +6,22 @@ Convention: every benchmark sets a group (``@pytest.mark.benchmark(group="...")`
 pullback...). At the end of the run a table gives, for every group, each benchmark's median
 divided by the baseline's median. The same table is written to ``benchmarks/ratios.txt``.
 Optional competitors (JAX, PyTorch) skip themselves when not installed.
+
+Helpers shared by several benchmark modules live in underscore modules next to them (not collected as tests):
+``_linalg_harness`` holds the primal/pullback harness of the ``test_linalg_*`` benchmarks. pytest's
+``--import-mode=importlib`` does not put this folder on ``sys.path``, so it is put there here, before the
+benchmark modules are imported.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.append(_HERE)
 
 
 def _ratio_lines(benchmarks: list[Any]) -> list[str]:

@@ -29,33 +29,10 @@ The ratio table (median / the group's primal median) is printed at the end and w
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pytest
-
-import chainrules  # noqa: F401  (registers the rules)
-from chainrules import rrule, unthunk
-
-HAVE_AUTOGRAD = importlib.util.find_spec("autograd") is not None
-HAVE_JAX = importlib.util.find_spec("jax") is not None
-HAVE_TORCH = importlib.util.find_spec("torch") is not None
-
-
-@dataclass
-class Case:
-    """One function at one size: NumPy inputs, the output cotangent, and each library's spelling."""
-
-    name: str
-    args: tuple[np.ndarray, ...]
-    dy: Any                                   # an array, or a (d_sign, d_logabsdet) pair for slogdet
-    numpy_f: Callable[..., Any]
-    autograd_f: Callable[..., Any]
-    jax_f: Callable[..., Any]
-    torch_f: Callable[..., Any]
+from _linalg_harness import Case, Suite
 
 
 def _matrix(r: np.random.Generator, n: int) -> np.ndarray:
@@ -81,8 +58,9 @@ def _cases(n: int) -> list[Case]:
     return [
         Case(f"det n={n}", (a,), np.float64(0.7), np.linalg.det, lambda a: anp().linalg.det(a),
              lambda a: jnp().linalg.det(a), lambda a: torch().linalg.det(a)),
+        # PyTorch differentiates logabsdet only: a real sign has no derivative (and no graph)
         Case(f"slogdet n={n}", (a,), (0.0, 0.7), np.linalg.slogdet, lambda a: anp().linalg.slogdet(a),
-             lambda a: tuple(jnp().linalg.slogdet(a)), lambda a: tuple(torch().linalg.slogdet(a))),
+             lambda a: tuple(jnp().linalg.slogdet(a)), lambda a: tuple(torch().linalg.slogdet(a)), torch_output=1),
         Case(f"inv n={n}", (a,), r.standard_normal((n, n)), np.linalg.inv, lambda a: anp().linalg.inv(a),
              lambda a: jnp().linalg.inv(a), lambda a: torch().linalg.inv(a)),
         Case(f"solve n={n}", (a, b), r.standard_normal(n), np.linalg.solve, lambda a, b: anp().linalg.solve(a, b),
@@ -91,125 +69,10 @@ def _cases(n: int) -> list[Case]:
 
 
 CASES = _cases(50) + _cases(500)
-IDS = [case.name for case in CASES]
-
-
-def _group(case: Case, library: str) -> str:
-    return f"{case.name} {library}"
-
-
-def _unthunk_all(cotangents: tuple[Any, ...]) -> list[Any]:
-    return [unthunk(c) for c in cotangents[1:]]
-
+SUITE = Suite(CASES, group_format="{case} {library}")
 
 # ---- NumPy, chainrules and autograd first: JAX and PyTorch start thread pools that would slow the rest ----
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_primal(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    benchmark.extra_info["baseline"] = True
-    benchmark(case.numpy_f, *case.args)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_pullback(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    _, pullback = rrule(case.numpy_f, *case.args)
-    benchmark(lambda: _unthunk_all(pullback(case.dy)))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_rrule_forward(benchmark: Any, case: Case) -> None:
-    """The rrule's forward pass (primal and kept factorization) against the plain primal."""
-    benchmark.group = _group(case, "chainrules")
-    benchmark(rrule, case.numpy_f, *case.args)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_autograd_primal(benchmark: Any, case: Case) -> None:
-    if not HAVE_AUTOGRAD:
-        pytest.skip("autograd is not installed")
-    benchmark.group = _group(case, "autograd")
-    benchmark.extra_info["baseline"] = True
-    benchmark(case.numpy_f, *case.args)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_autograd_pullback(benchmark: Any, case: Case) -> None:
-    if not HAVE_AUTOGRAD:
-        pytest.skip("autograd is not installed")
-    from autograd import make_vjp
-
-    benchmark.group = _group(case, "autograd")
-    f = case.autograd_f
-    vjp, _ = make_vjp(lambda args: f(*args))(case.args)
-    benchmark(vjp, case.dy)
-
-
-def _jax() -> Any:
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
-    jax.config.update("jax_platforms", "cpu")
-    return jax
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_primal(benchmark: Any, case: Case) -> None:
-    if not HAVE_JAX:
-        pytest.skip("jax is not installed")
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    benchmark.extra_info["baseline"] = True
-    forward = jax.jit(case.jax_f)
-    args = tuple(jax.numpy.asarray(x) for x in case.args)
-    jax.block_until_ready(forward(*args))
-    benchmark(lambda: jax.block_until_ready(forward(*args)))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_pullback(benchmark: Any, case: Case) -> None:
-    if not HAVE_JAX:
-        pytest.skip("jax is not installed")
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    args = tuple(jax.numpy.asarray(x) for x in case.args)
-    _, vjp_fn = jax.vjp(case.jax_f, *args)
-    backward = jax.jit(vjp_fn)
-    dy = jax.tree_util.tree_map(jax.numpy.asarray, case.dy)
-    jax.block_until_ready(backward(dy))
-    benchmark(lambda: jax.block_until_ready(backward(dy)))
-
-
-def _torch_inputs(case: Case) -> tuple[Any, ...]:
-    import torch
-
-    return tuple(torch.from_numpy(x.copy()).requires_grad_(True) for x in case.args)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_primal(benchmark: Any, case: Case) -> None:
-    if not HAVE_TORCH:
-        pytest.skip("torch is not installed")
-    import torch
-
-    benchmark.group = _group(case, "torch")
-    benchmark.extra_info["baseline"] = True
-    inputs = tuple(torch.from_numpy(x.copy()) for x in case.args)
-    with torch.no_grad():
-        benchmark(case.torch_f, *inputs)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_pullback(benchmark: Any, case: Case) -> None:
-    if not HAVE_TORCH:
-        pytest.skip("torch is not installed")
-    import torch
-
-    benchmark.group = _group(case, "torch")
-    inputs = _torch_inputs(case)
-    y = case.torch_f(*inputs)
-    if isinstance(y, tuple):        # slogdet: the cotangent of logabsdet only
-        outputs, dy = y[1], torch.tensor(case.dy[1], dtype=torch.float64)
-    else:
-        outputs, dy = y, torch.as_tensor(np.asarray(case.dy))
-    benchmark(lambda: torch.autograd.grad(outputs, inputs, dy, retain_graph=True))
+test_chainrules_primal, test_chainrules_pullback, test_chainrules_rrule_forward = SUITE.chainrules_tests()
+test_autograd_primal, test_autograd_pullback = SUITE.autograd_tests()
+test_jax_primal, test_jax_pullback = SUITE.jax_tests()
+test_torch_primal, test_torch_pullback = SUITE.torch_tests()

@@ -26,70 +26,43 @@ The ratio table (median / the group's primal median) is printed at the end and w
 
 from __future__ import annotations
 
-import importlib.util
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pytest
 import scipy.linalg
-
-import chainrules  # noqa: F401  (registers the rules)
-from chainrules import rrule, unthunk
-
-HAVE_JAX = importlib.util.find_spec("jax") is not None
-HAVE_TORCH = importlib.util.find_spec("torch") is not None
+from _linalg_harness import Case, Suite
 
 
-@dataclass
-class Case:
-    """``expm`` at one size: the input and an output cotangent."""
+def _jax_expm(x: Any) -> Any:
+    import jax.scipy.linalg
+    return jax.scipy.linalg.expm(x)
 
-    name: str
-    a: np.ndarray
-    dy: np.ndarray
+
+def _torch_expm(x: Any) -> Any:
+    import torch
+    return torch.linalg.matrix_exp(x)
 
 
 def _case(n: int) -> Case:
     r = np.random.default_rng(31)
-    return Case(f"expm n={n}", r.standard_normal((n, n)) / np.sqrt(n), r.standard_normal((n, n)))
+    a, dy = r.standard_normal((n, n)) / np.sqrt(n), r.standard_normal((n, n))
+    return Case(f"expm n={n}", (a,), dy, scipy.linalg.expm, None, _jax_expm, _torch_expm)
 
 
 CASES = [_case(50), _case(500)]
-IDS = [case.name for case in CASES]
-
-
-def _group(case: Case, library: str) -> str:
-    return f"{case.name} | {library}: pullback / primal"
-
+SUITE = Suite(CASES)
 
 # ---- NumPy-based first: JAX and PyTorch start thread pools --------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_primal(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    benchmark.extra_info["baseline"] = True
-    benchmark(scipy.linalg.expm, case.a)
+test_chainrules_primal, test_chainrules_pullback, test_chainrules_rrule_forward = SUITE.chainrules_tests()
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_pullback(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    _, pullback = rrule(scipy.linalg.expm, case.a)
-    benchmark(lambda: unthunk(pullback(case.dy)[1]))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_rrule_forward(benchmark: Any, case: Case) -> None:
-    """The rrule's forward pass (the exponential with its kept intermediates), against SciPy's ``expm``."""
-    benchmark.group = _group(case, "chainrules")
-    benchmark(rrule, scipy.linalg.expm, case.a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@SUITE.parametrize
 def test_scipy_expm_frechet_adjoint(benchmark: Any, case: Case) -> None:
     """``L(A^T, dY)`` by SciPy's ``expm_frechet``: the same algorithm, every intermediate recomputed."""
-    benchmark.group = _group(case, "chainrules")
-    benchmark(scipy.linalg.expm_frechet, case.a.T, case.dy, compute_expm=False)
+    benchmark.group = SUITE.group(case, "chainrules")
+    a, = case.args
+    benchmark(scipy.linalg.expm_frechet, a.T, case.dy, compute_expm=False)
 
 
 def test_autograd_has_no_expm_derivative() -> None:
@@ -97,63 +70,5 @@ def test_autograd_has_no_expm_derivative() -> None:
                 "not defined')")
 
 
-def _jax() -> Any:
-    if not HAVE_JAX:
-        pytest.skip("jax is not installed")
-    import jax
-    import jax.scipy.linalg
-
-    jax.config.update("jax_enable_x64", True)
-    jax.config.update("jax_platforms", "cpu")
-    return jax
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_primal(benchmark: Any, case: Case) -> None:
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    benchmark.extra_info["baseline"] = True
-    f = jax.jit(jax.scipy.linalg.expm)
-    a = jax.numpy.asarray(case.a)
-    jax.block_until_ready(f(a))
-    benchmark(lambda: jax.block_until_ready(f(a)))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_pullback(benchmark: Any, case: Case) -> None:
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    a = jax.numpy.asarray(case.a)
-    _, vjp_fn = jax.vjp(jax.scipy.linalg.expm, a)
-    backward = jax.jit(vjp_fn)
-    dy = jax.numpy.asarray(case.dy)
-    jax.block_until_ready(backward(dy))
-    benchmark(lambda: jax.block_until_ready(backward(dy)))
-
-
-def _torch() -> Any:
-    if not HAVE_TORCH:
-        pytest.skip("torch is not installed")
-    import torch
-
-    torch.set_num_threads(1)
-    return torch
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_primal(benchmark: Any, case: Case) -> None:
-    torch = _torch()
-    benchmark.group = _group(case, "torch")
-    benchmark.extra_info["baseline"] = True
-    a = torch.from_numpy(case.a.copy())
-    benchmark(torch.linalg.matrix_exp, a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_pullback(benchmark: Any, case: Case) -> None:
-    torch = _torch()
-    benchmark.group = _group(case, "torch")
-    a = torch.from_numpy(case.a.copy()).requires_grad_(True)
-    y = torch.linalg.matrix_exp(a)
-    dy = torch.from_numpy(case.dy.copy())
-    benchmark(lambda: torch.autograd.grad([y], [a], [dy], retain_graph=True))
+test_jax_primal, test_jax_pullback = SUITE.jax_tests()
+test_torch_primal, test_torch_pullback = SUITE.torch_tests()

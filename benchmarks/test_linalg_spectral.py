@@ -28,33 +28,10 @@ The ratio table (median / the group's primal median) is printed at the end and w
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pytest
-
-import chainrules  # noqa: F401  (registers the rules)
-from chainrules import rrule, unthunk
-
-HAVE_AUTOGRAD = importlib.util.find_spec("autograd") is not None
-HAVE_JAX = importlib.util.find_spec("jax") is not None
-HAVE_TORCH = importlib.util.find_spec("torch") is not None
-
-
-@dataclass
-class Case:
-    """One factorization at one size: the input, an output cotangent, and each library's spelling."""
-
-    name: str
-    a: np.ndarray
-    dy: tuple[np.ndarray, ...]
-    numpy_f: Callable[[np.ndarray], Any]
-    autograd_f: Callable[[Any], Any]
-    jax_f: Callable[[Any], Any]
-    torch_f: Callable[[Any], Any]
+from _linalg_harness import Case, Suite
 
 
 def _eigh_case(n: int) -> Case:
@@ -75,7 +52,7 @@ def _eigh_case(n: int) -> Case:
         import torch
         return tuple(torch.linalg.eigh(x))
 
-    return Case(f"eigh n={n}", a, dy, np.linalg.eigh, autograd_f, jax_f, torch_f)
+    return Case(f"eigh n={n}", (a,), dy, np.linalg.eigh, autograd_f, jax_f, torch_f)
 
 
 def _svd_case(n: int) -> Case:
@@ -98,121 +75,15 @@ def _svd_case(n: int) -> Case:
         import torch
         return tuple(torch.linalg.svd(x, full_matrices=False))
 
-    return Case(f"svd n={n}", a, dy, numpy_f, autograd_f, jax_f, torch_f)
+    # the rule is looked up on np.linalg.svd itself, full_matrices=False passed positionally
+    return Case(f"svd n={n}", (a,), dy, numpy_f, autograd_f, jax_f, torch_f, rrule_args=(np.linalg.svd, a, False))
 
 
 CASES = [_eigh_case(50), _eigh_case(500), _svd_case(50), _svd_case(500)]
-IDS = [case.name for case in CASES]
-
-
-def _group(case: Case, library: str) -> str:
-    return f"{case.name} | {library}: pullback / primal"
-
-
-def _rule(case: Case) -> Any:
-    if case.name.startswith("svd"):
-        return rrule(np.linalg.svd, case.a, False)
-    return rrule(case.numpy_f, case.a)
-
+SUITE = Suite(CASES)
 
 # ---- NumPy-based first: JAX and PyTorch start thread pools --------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_primal(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    benchmark.extra_info["baseline"] = True
-    benchmark(case.numpy_f, case.a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_pullback(benchmark: Any, case: Case) -> None:
-    benchmark.group = _group(case, "chainrules")
-    _, pullback = _rule(case)
-    benchmark(lambda: unthunk(pullback(case.dy)[1]))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_chainrules_rrule_forward(benchmark: Any, case: Case) -> None:
-    """The rrule's forward pass (primal plus what the pullback keeps), for the overhead over the plain call."""
-    benchmark.group = _group(case, "chainrules")
-    benchmark(_rule, case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_autograd_primal(benchmark: Any, case: Case) -> None:
-    if not HAVE_AUTOGRAD:
-        pytest.skip("autograd is not installed")
-    benchmark.group = _group(case, "autograd")
-    benchmark.extra_info["baseline"] = True
-    benchmark(case.numpy_f, case.a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_autograd_pullback(benchmark: Any, case: Case) -> None:
-    if not HAVE_AUTOGRAD:
-        pytest.skip("autograd is not installed")
-    from autograd import make_vjp
-
-    benchmark.group = _group(case, "autograd")
-    vjp, _ = make_vjp(case.autograd_f)(case.a)
-    benchmark(vjp, case.dy)
-
-
-def _jax() -> Any:
-    if not HAVE_JAX:
-        pytest.skip("jax is not installed")
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
-    jax.config.update("jax_platforms", "cpu")
-    return jax
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_primal(benchmark: Any, case: Case) -> None:
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    benchmark.extra_info["baseline"] = True
-    f = jax.jit(case.jax_f)
-    a = jax.numpy.asarray(case.a)
-    jax.block_until_ready(f(a))
-    benchmark(lambda: jax.block_until_ready(f(a)))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_jax_pullback(benchmark: Any, case: Case) -> None:
-    jax = _jax()
-    benchmark.group = _group(case, "jax")
-    a = jax.numpy.asarray(case.a)
-    _, vjp_fn = jax.vjp(case.jax_f, a)
-    backward = jax.jit(vjp_fn)
-    dy = tuple(jax.numpy.asarray(d) for d in case.dy)
-    jax.block_until_ready(backward(dy))
-    benchmark(lambda: jax.block_until_ready(backward(dy)))
-
-
-def _torch() -> Any:
-    if not HAVE_TORCH:
-        pytest.skip("torch is not installed")
-    import torch
-
-    torch.set_num_threads(1)
-    return torch
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_primal(benchmark: Any, case: Case) -> None:
-    torch = _torch()
-    benchmark.group = _group(case, "torch")
-    benchmark.extra_info["baseline"] = True
-    a = torch.from_numpy(case.a.copy())
-    benchmark(case.torch_f, a)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_torch_pullback(benchmark: Any, case: Case) -> None:
-    torch = _torch()
-    benchmark.group = _group(case, "torch")
-    a = torch.from_numpy(case.a.copy()).requires_grad_(True)
-    outputs = list(case.torch_f(a))
-    dys = [torch.from_numpy(d.copy()) for d in case.dy]
-    benchmark(lambda: torch.autograd.grad(outputs, [a], dys, retain_graph=True))
+test_chainrules_primal, test_chainrules_pullback, test_chainrules_rrule_forward = SUITE.chainrules_tests()
+test_autograd_primal, test_autograd_pullback = SUITE.autograd_tests()
+test_jax_primal, test_jax_pullback = SUITE.jax_tests()
+test_torch_primal, test_torch_pullback = SUITE.torch_tests()

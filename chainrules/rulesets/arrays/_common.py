@@ -448,26 +448,53 @@ def tangent_array(dx: Any, x: Any) -> Any:
     return np.asarray(value, dtype=tangent_dtype(x))
 
 
+def input_cotangent(name: str, live: bool, y: Any, adjoint: Callable[[np.ndarray], Any]) -> Callable[[Any], Any]:
+    """The cotangent of an input of a function linear in it, as a function of the output cotangent ``dy``.
+
+    The protocol every such pullback follows: ``NoTangent()`` when the input is not ``live``
+    (it has no tangent space); else ``dy`` is read (:func:`read_cotangent`, errors naming
+    ``name``'s pullback), a zero or a ``NotImplementedTangent`` passes through
+    (:func:`zero_result`), and an ndarray ``dy`` of ``y``'s shape goes to ``adjoint``,
+    whose result (already in the input's space) is the cotangent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import ZeroTangent
+    >>> from chainrules.rulesets.arrays._common import input_cotangent
+    >>> cotangent = input_cotangent("f", True, np.zeros(2), lambda dy: 2 * dy)
+    >>> cotangent(np.ones(2)), cotangent(ZeroTangent())
+    (array([2., 2.]), ZeroTangent())
+    >>> input_cotangent("f", False, np.zeros(2), lambda dy: 2 * dy)(np.ones(2))
+    NoTangent()
+    """
+    where = f"{name} pullback: output cotangent"
+
+    def cotangent(dy: Any) -> Any:
+        if not live:
+            return NO
+        dy = read_cotangent(dy, y, where)
+        if passes_through(dy):
+            return zero_result(dy)
+        return adjoint(dy)
+
+    return cotangent
+
+
 def unary_cotangent(name: str, x: Any, y: Any, adjoint: Callable[[np.ndarray], Any]) -> Callable[[Any], Any]:
     """The cotangent of ``x`` for a function ``y = L(x)`` linear in ``x``, as a function of ``dy``.
 
     ``adjoint`` maps an ndarray cotangent of ``y`` to an array of ``x``'s shape (it may be
     a view of its argument: the result is then made read-only, see :func:`own`). The
     returned function reads ``dy`` (:func:`read_cotangent`), passes zeros through and
-    projects onto ``x``'s space (``NoTangent()`` for an integer ``x``).
+    projects onto ``x``'s space (``NoTangent()`` for an integer ``x``) (:func:`input_cotangent`).
     """
     project_x = project_input(x)
-    where = f"{name} pullback: output cotangent"
 
-    def cotangent(dy: Any) -> Any:
-        if project_x is _no_tangent:
-            return NO
-        dy = read_cotangent(dy, y, where)
-        if passes_through(dy):
-            return zero_result(dy)
+    def adjoint_in_x_space(dy: np.ndarray) -> Any:
         return project_x(own(adjoint(cast_like(dy, x)), dy))
 
-    return cotangent
+    return input_cotangent(name, project_x is not _no_tangent, y, adjoint_in_x_space)
 
 
 def unary_pushforward(dx: Any, x: Any, y: Any, forward: Callable[[np.ndarray], Any]) -> Any:
@@ -576,20 +603,13 @@ def gathered_cotangent(name: str, x: Any, y: Any, scatter: Callable[[np.ndarray,
 
     The output cotangent is read (:func:`read_cotangent`), cast to ``x``'s tangent dtype
     and wrapped by :func:`scatter_cotangent` (``scatter(acc, dy)`` adds it into the
-    entries read). Integer ``x`` gets ``NoTangent()``.
+    entries read). Integer ``x`` gets ``NoTangent()`` (:func:`input_cotangent`).
     """
-    where = f"{name} pullback: output cotangent"
-    differentiable_x = differentiable(x)
 
-    def gather_cotangent(dy: Any) -> Any:
-        if not differentiable_x:
-            return NO
-        dy = read_cotangent(dy, y, where)
-        if passes_through(dy):
-            return zero_result(dy)
+    def scatter_back(dy: np.ndarray) -> Any:
         return scatter_cotangent(x, cast_like(dy, x), scatter)
 
-    return gather_cotangent
+    return input_cotangent(name, differentiable(x), y, scatter_back)
 
 
 def gathered_tangent(dx: Any, x: Any, y: Any, gather: Callable[[np.ndarray], Any]) -> Any:

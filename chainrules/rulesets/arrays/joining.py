@@ -42,6 +42,7 @@ from chainrules.rulesets.arrays._common import (
     dense_tangent,
     differentiable,
     index_grid,
+    input_cotangent,
     output_tangent,
     own,
     passes_through,
@@ -80,19 +81,12 @@ def _joined_cotangent(name: str, arrays: Any, y: Any, axis: int, promoted: Seque
     project_arrays = project_input(arrays)
     shapes = [np.shape(e) for e in _elements(arrays)]
     pieces = _pieces(axis, [s[axis] for s in promoted])
-    where = f"{name} pullback: output cotangent"
-    live = differentiable(arrays)
 
-    def joined_cotangent(dy: Any) -> Any:
-        if not live:
-            return NO
-        dy = read_cotangent(dy, y, where)
-        if passes_through(dy):
-            return zero_result(dy)
+    def cut_into_pieces(dy: np.ndarray) -> Any:
         return cotangent_of_sequence(arrays, [own(dy[piece].reshape(shape), dy)
                                               for piece, shape in zip(pieces, shapes)], project_arrays)
 
-    return joined_cotangent
+    return input_cotangent(name, differentiable(arrays), y, cut_into_pieces)
 
 
 def _join_tangents(join: Callable[[Any], Any], d_arrays: Any, arrays: Any, y: Any) -> Any:
@@ -472,18 +466,17 @@ def block_rrule(arrays: Any) -> tuple[Any, Pullback]:
     """
     y = np.block(arrays)
     project_arrays = project_input(arrays)
-    where = "np.block pullback: output cotangent"
 
-    def block_pullback(dy: Any) -> tuple[Any, ...]:
-        if not differentiable(arrays):
-            return NO, NO
-        dy = read_cotangent(dy, y, where)
-        if passes_through(dy):
-            return NO, zero_result(dy)
+    def read_blocks(dy: np.ndarray) -> Any:
         positions = np.block(_index_blocks(arrays, [0]))
         flat = np.empty(dy.size, dtype=dy.dtype)
         flat[positions.ravel()] = dy.ravel()
-        return NO, project_arrays(_leaf_cotangents(arrays, flat, [0]))
+        return project_arrays(_leaf_cotangents(arrays, flat, [0]))
+
+    cotangent_arrays = input_cotangent("np.block", differentiable(arrays), y, read_blocks)
+
+    def block_pullback(dy: Any) -> tuple[Any, ...]:
+        return NO, cotangent_arrays(dy)
 
     return y, block_pullback
 

@@ -1,4 +1,7 @@
-"""Fixtures of the structured-matrix tests: every type (and its ``lower`` variants), seeded random data."""
+"""Fixtures of the structured-matrix tests: every type (and its ``lower`` variants).
+
+Seeded random data: the shared ``rand`` of ``tests/chainrules/conftest.py``.
+"""
 
 from __future__ import annotations
 
@@ -22,17 +25,3 @@ def make(kind: tuple[type, bool]) -> Callable[..., Any]:
     """``make(dtype=np.float64, n=3, seed=0)``: a random well-conditioned matrix of the current kind."""
     cls, lower = kind
     return lambda dtype=np.float64, n=3, seed=0: random_structured(cls, n, dtype, rng=seed, lower=lower)
-
-
-@pytest.fixture
-def rand() -> Callable[..., np.ndarray]:
-    """``rand(shape, dtype=np.float64)``: a seeded standard-normal array (complex parts for complex dtypes)."""
-    rng = np.random.default_rng(20261122)
-
-    def build(shape: Any, dtype: Any = np.float64) -> np.ndarray:
-        x = rng.standard_normal(shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(shape)
-        return np.asarray(x, dtype=dtype)
-
-    return build

@@ -1,4 +1,8 @@
-"""Fixtures of the linear-algebra tests: the dtypes, seeded random arrays and well-conditioned matrices."""
+"""Fixtures of the linear-algebra tests: seeded random arrays and well-conditioned matrices.
+
+``dtype`` and ``rand`` are the shared ones of ``tests/chainrules/conftest.py``; ``rand`` draws here from
+a seed of its own.
+"""
 
 from __future__ import annotations
 
@@ -9,24 +13,10 @@ import numpy as np
 import pytest
 
 
-@pytest.fixture(params=[np.float64, np.float32, np.complex128], ids=["float64", "float32", "complex128"])
-def dtype(request: Any) -> Any:
-    """Every dtype a linear-algebra rule is tested at (LAPACK has all three)."""
-    return request.param
-
-
 @pytest.fixture
-def rand() -> Callable[..., np.ndarray]:
-    """``rand(shape, dtype=np.float64)``: a seeded standard-normal array (complex parts for complex dtypes)."""
-    rng = np.random.default_rng(20261123)
-
-    def make(shape: Any, dtype: Any = np.float64) -> np.ndarray:
-        x = rng.standard_normal(shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(shape)
-        return np.asarray(x, dtype=dtype)
-
-    return make
+def rand_seed() -> int:
+    """The seed of the shared ``rand`` here: the linear-algebra tests draw their own stream."""
+    return 20261123
 
 
 @pytest.fixture

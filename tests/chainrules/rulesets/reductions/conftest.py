@@ -1,38 +1,21 @@
-"""Fixtures of the reduction tests: a seeded random-array maker and the dtypes the rules are tested at."""
+"""Fixtures of the reduction tests: the real dtypes and the spellings of ``axis``.
+
+``dtype`` (the dtypes of functions that take complex input) and ``rand`` are the shared ones of
+``tests/chainrules/conftest.py``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
 
-@pytest.fixture(params=[np.float64, np.float32, np.complex128], ids=["float64", "float32", "complex128"])
-def dtype(request: Any) -> Any:
-    """The dtypes of functions that take complex input."""
-    return request.param
-
-
 @pytest.fixture(params=[np.float64, np.float32], ids=["float64", "float32"])
 def real_dtype(request: Any) -> Any:
     """The dtypes of functions of real input (order statistics, extrema)."""
     return request.param
-
-
-@pytest.fixture
-def rand() -> Callable[..., np.ndarray]:
-    """``rand(shape, dtype=np.float64)``: a seeded standard-normal array (complex parts for complex dtypes)."""
-    rng = np.random.default_rng(20261122)
-
-    def make(shape: Any, dtype: Any = np.float64) -> np.ndarray:
-        x = rng.standard_normal(shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(shape)
-        return np.asarray(x, dtype=dtype)
-
-    return make
 
 
 AXIS_FORMS = [

@@ -1,4 +1,8 @@
-"""Fixtures of the rules for structured matrices: every type and flag, the dtypes each rule is tested at."""
+"""Fixtures of the rules for structured matrices: every type and flag, a fixed-step finite-difference method.
+
+``dtype`` (complex: complex symmetric, Hermitian, ... matrices) and ``rand`` are the shared ones of
+``tests/chainrules/conftest.py``.
+"""
 
 from __future__ import annotations
 
@@ -18,12 +22,6 @@ def kind(request: Any) -> tuple[type, bool]:
     return request.param
 
 
-@pytest.fixture(params=[np.float64, np.float32, np.complex128], ids=["float64", "float32", "complex128"])
-def dtype(request: Any) -> Any:
-    """Every dtype the rules are tested at (complex: complex symmetric, Hermitian, ... matrices)."""
-    return request.param
-
-
 @pytest.fixture
 def make(kind: tuple[type, bool]) -> Callable[..., Any]:
     """``make(dtype=np.float64, n=3, seed=0)``: a random well-conditioned matrix of the current kind."""
@@ -36,17 +34,3 @@ def fdm() -> FiniteDifferenceMethod:
     """A fixed-step 5-point method: the rules here are smooth (mostly bilinear) on well-scaled 3 x 3
     inputs, so the adaptive step search of the default method only costs time."""
     return central_fdm(5, 1, adapt=0)
-
-
-@pytest.fixture
-def rand() -> Callable[..., np.ndarray]:
-    """``rand(shape, dtype=np.float64)``: a seeded standard-normal array (complex parts for complex dtypes)."""
-    rng = np.random.default_rng(20261122)
-
-    def build(shape: Any, dtype: Any = np.float64) -> np.ndarray:
-        x = rng.standard_normal(shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(shape)
-        return np.asarray(x, dtype=dtype)
-
-    return build
