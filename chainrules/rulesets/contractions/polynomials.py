@@ -19,7 +19,8 @@ powers of ``x``: ``x_bar = sum_j conj(p_j x^(p_j - 1)) V_bar[:, j]``. ``polyder`
 (``polyint``'s integration constants ``k`` likewise), so they follow NumPy's definitions
 exactly. ``polyder`` and ``polyint`` have rules for 1-d coefficient arrays (``rrule``
 returns ``None`` for others, which NumPy does not treat as polynomials). ``np.poly1d``
-inputs are not covered; ``polydiv``, ``polyfit``, ``roots`` and ``poly`` have no rules yet.
+inputs are not covered; ``polydiv``, ``polyfit``, ``roots`` and ``poly`` are in
+:mod:`chainrules.rulesets.contractions.polynomial_fitting`.
 """
 
 from __future__ import annotations
