@@ -61,6 +61,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:take',
         'numpy:take_along_axis',
     ],
+    'chainrules.rulesets.arrays.higher_order': [
+        'numpy:apply_along_axis',
+        'numpy:apply_over_axes',
+        'numpy:fromfunction',
+        'numpy:piecewise',
+    ],
+    'chainrules.rulesets.arrays.histograms': [
+        'numpy:histogram',
+        'numpy:histogram2d',
+        'numpy:histogram_bin_edges',
+        'numpy:histogramdd',
+    ],
     'chainrules.rulesets.arrays.indexing': [
         'numpy:ndarray.__getitem__',
         'numpy:ndarray.item',
@@ -308,6 +320,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:split',
         'numpy:unstack',
         'numpy:vsplit',
+    ],
+    'chainrules.rulesets.arrays.windows': [
+        'numpy:kaiser',
     ],
     'chainrules.rulesets.contractions.differences': [
         'numpy:diff',
