@@ -1,0 +1,47 @@
+"""``scipy.linalg`` functions declared non-differentiable: parameter-free matrices, structure tests, tools.
+
+Their outputs are integers or booleans (which have no tangent space), matrices whose
+values depend on no differentiable argument, or objects that are not numbers at all; their
+rules return ``NoTangent()`` for every argument (:func:`chainrules_core.non_differentiable`),
+so an AD system that meets them stops differentiating there instead of failing to find a
+rule.
+
+* **matrices of an integer size**: ``dft(n, scale)``, ``hadamard(n)``, ``helmert(n, full)``,
+  ``hilbert(n)``, ``invhilbert(n, exact)``, ``pascal(n, kind, exact)``, ``invpascal(n, kind,
+  exact)``: their entries are fixed numbers of ``n`` (``scale`` and ``kind`` are strings);
+* **structure tests**: ``bandwidth(a)`` (a pair of integers), ``ishermitian(a, atol, rtol)``
+  and ``issymmetric(a, atol, rtol)`` (booleans: piecewise constant in ``a``, so their
+  derivative is zero wherever it exists);
+* **BLAS/LAPACK lookup**: ``find_best_blas_type``, ``get_blas_funcs``, ``get_lapack_funcs``
+  (a type prefix, a dtype and a flag; wrapped Fortran routines).
+
+Examples
+--------
+>>> import numpy as np
+>>> import scipy.linalg
+>>> from chainrules import rrule
+>>> y, pullback = rrule(scipy.linalg.issymmetric, np.array([[1.0, 2.0], [2.0, 1.0]]))
+>>> y, pullback(None)
+(True, (NoTangent(), NoTangent()))
+"""
+
+from __future__ import annotations
+
+import scipy.linalg
+
+from chainrules_core import non_differentiable
+
+CONSTANT_MATRICES = (
+    scipy.linalg.dft, scipy.linalg.hadamard, scipy.linalg.helmert, scipy.linalg.hilbert, scipy.linalg.invhilbert,
+    scipy.linalg.pascal, scipy.linalg.invpascal,
+)
+"""Matrices whose entries are fixed numbers of an integer size."""
+
+STRUCTURE_TESTS = (scipy.linalg.bandwidth, scipy.linalg.ishermitian, scipy.linalg.issymmetric)
+"""Functions returning integers or booleans about a matrix's structure."""
+
+BLAS_TOOLS = (scipy.linalg.find_best_blas_type, scipy.linalg.get_blas_funcs, scipy.linalg.get_lapack_funcs)
+"""Lookup of BLAS and LAPACK routines: their outputs are not numbers."""
+
+for _f in CONSTANT_MATRICES + STRUCTURE_TESTS + BLAS_TOOLS:
+    non_differentiable(_f)
