@@ -613,10 +613,23 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.linalg.balancing': [
+        'scipy.linalg:matrix_balance',
+    ],
+    'chainrules.rulesets.linalg.banded_cholesky_solve': [
+        'scipy.linalg:cho_solve_banded',
+    ],
+    'chainrules.rulesets.linalg.banded_spectral': [
+        'scipy.linalg:eigvals_banded',
+        'scipy.linalg:eigvalsh_tridiagonal',
+    ],
     'chainrules.rulesets.linalg.cholesky': [
         'numpy.linalg:cholesky',
         'scipy.linalg:cholesky',
         'scipy.linalg:cholesky_banded',
+    ],
+    'chainrules.rulesets.linalg.cosine_sine': [
+        'scipy.linalg:cossin',
     ],
     'chainrules.rulesets.linalg.determinants': [
         'numpy.linalg:det',
@@ -636,6 +649,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:eigh',
         'scipy.linalg:eigh_tridiagonal',
         'scipy.linalg:eigvalsh',
+    ],
+    'chainrules.rulesets.linalg.expm_condition': [
+        'scipy.linalg:expm_cond',
+    ],
+    'chainrules.rulesets.linalg.generalized_schur': [
+        'scipy.linalg:ordqz',
+        'scipy.linalg:qz',
     ],
     'chainrules.rulesets.linalg.hermitian_matrix_functions': [
         'scipy.linalg:coshm',
@@ -672,6 +692,14 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.lu': [
         'scipy.linalg:lu',
     ],
+    'chainrules.rulesets.linalg.matrix_constructors': [
+        'scipy.linalg:companion',
+        'scipy.linalg:convolution_matrix',
+        'scipy.linalg:diagsvd',
+        'scipy.linalg:fiedler',
+        'scipy.linalg:fiedler_companion',
+        'scipy.linalg:leslie',
+    ],
     'chainrules.rulesets.linalg.matrix_equations': [
         'scipy.linalg:solve_continuous_are',
         'scipy.linalg:solve_continuous_lyapunov',
@@ -695,6 +723,21 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:sqrtm',
         'scipy.linalg:tanhm',
         'scipy.linalg:tanm',
+    ],
+    'chainrules.rulesets.linalg.nondifferentiable': [
+        'scipy.linalg:bandwidth',
+        'scipy.linalg:dft',
+        'scipy.linalg:find_best_blas_type',
+        'scipy.linalg:get_blas_funcs',
+        'scipy.linalg:get_lapack_funcs',
+        'scipy.linalg:hadamard',
+        'scipy.linalg:helmert',
+        'scipy.linalg:hilbert',
+        'scipy.linalg:invhilbert',
+        'scipy.linalg:invpascal',
+        'scipy.linalg:ishermitian',
+        'scipy.linalg:issymmetric',
+        'scipy.linalg:pascal',
     ],
     'chainrules.rulesets.linalg.norms': [
         'numpy.linalg:cond',
@@ -722,9 +765,21 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:qr',
         'scipy.linalg:rq',
     ],
+    'chainrules.rulesets.linalg.qr_updates': [
+        'scipy.linalg:qr_delete',
+        'scipy.linalg:qr_insert',
+        'scipy.linalg:qr_multiply',
+        'scipy.linalg:qr_update',
+    ],
+    'chainrules.rulesets.linalg.real_eigen_form': [
+        'scipy.linalg:cdf2rdf',
+    ],
     'chainrules.rulesets.linalg.schur': [
         'scipy.linalg:rsf2csf',
         'scipy.linalg:schur',
+    ],
+    'chainrules.rulesets.linalg.sketches': [
+        'scipy.linalg:clarkson_woodruff_transform',
     ],
     'chainrules.rulesets.linalg.solves': [
         'numpy.linalg:solve',
@@ -747,11 +802,19 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:orthogonal_procrustes',
         'scipy.linalg:toeplitz',
     ],
+    'chainrules.rulesets.linalg.subspaces': [
+        'scipy.linalg:null_space',
+        'scipy.linalg:orth',
+        'scipy.linalg:subspace_angles',
+    ],
     'chainrules.rulesets.linalg.svd': [
         'numpy.linalg:svd',
         'numpy.linalg:svdvals',
         'scipy.linalg:svd',
         'scipy.linalg:svdvals',
+    ],
+    'chainrules.rulesets.linalg.toeplitz_products': [
+        'scipy.linalg:matmul_toeplitz',
     ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
