@@ -489,6 +489,19 @@ def _compare_pullbacks(name: str, labels: list[str], first: tuple[Any, ...], sec
 
 
 # ---- test_rrule -------------------------------------------------------------------------------------
+
+def _leading_config(f: Any, args: tuple[Any, ...], config: RuleConfig | None,
+                    who: str) -> tuple[Any, tuple[Any, ...], RuleConfig | None]:
+    """Accept ``tester(config, f, *args)``, the calling convention of ``rrule``/``frule`` with a config."""
+    if not isinstance(f, RuleConfig):
+        return f, args, config
+    if config is not None:
+        raise TypeError(f"{who}: a config given both as the first argument and as config=")
+    if not args:
+        raise TypeError(f"{who}: the function to test must follow the config")
+    return args[0], args[1:], f
+
+
 def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_output_tangent: bool = True,
                fdm: FDMethod | None = None, rtol: float | None = None, atol: float | None = None,
                fkwargs: dict[str, Any] | None = None, config: RuleConfig | None = None,
@@ -498,9 +511,10 @@ def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_out
 
     Parameters
     ----------
-    f : callable or PrimalAndTangent
+    f : callable, PrimalAndTangent or RuleConfig
         The function; ``PrimalAndTangent(f, df)`` also checks the cotangent of a callable
-        object's own fields.
+        object's own fields. A ``RuleConfig`` first (``test_rrule(config, f, x, ...)``, the
+        calling convention of ``rrule``) is the same as ``config=config``.
     *args : Any or PrimalAndTangent
         The arguments. Arguments given plainly get a random tangent; integers, booleans and
         strings are not differentiated; ``PrimalAndTangent(x, NoTangent())`` holds one fixed.
@@ -556,6 +570,7 @@ def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_out
     ...
     AssertionError: test_rrule(...double_wrong): cotangent of argument 1 ('x'): arrays differ: ...
     """
+    f, args, config = _leading_config(f, args, config, "test_rrule")
     rng = _rng(rng)
     fkwargs = dict(fkwargs or {})
     f, args = _unbound(f, args)
@@ -769,6 +784,7 @@ def test_frule(f: Any, *args: Any, fdm: FDMethod | None = None, rtol: float | No
     ...     return double(x), 2 * tangents[1]
     >>> test_frule(double, np.array([1.0, 2.0]))
     """
+    f, args, config = _leading_config(f, args, config, "test_frule")
     rng = _rng(rng)
     fkwargs = dict(fkwargs or {})
     f, args = _unbound(f, args)

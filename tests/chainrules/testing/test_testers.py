@@ -91,6 +91,28 @@ def test_an_ad_tests_its_own_rules_through_rrule_f_and_frule_f():
     assert ("rrule", "ReverseConfig") in seen and ("frule", "ReverseConfig") in seen
 
 
+def test_config_first_as_rrule_takes_it():
+    """``test_rrule(config, f, x, rrule_f=...)``: the calling convention of ``rrule`` with a config."""
+    seen = []
+
+    def ad_rrule(config, f, *args):
+        seen.append(type(config).__name__)
+        return rrule(config, f, *args)
+
+    def ad_frule(config, tangents, f, *args):
+        seen.append(type(config).__name__)
+        return frule(config, tangents, f, *args)
+
+    x = np.array([0.1, 0.7])
+    test_rrule(ReverseConfig(), np.tanh, x, rrule_f=ad_rrule)
+    test_frule(ReverseConfig(), np.tanh, x, frule_f=ad_frule)
+    assert seen.count("ReverseConfig") >= 2
+    with pytest.raises(TypeError, match="both as the first argument and as config="):
+        test_rrule(ReverseConfig(), np.tanh, x, config=ReverseConfig())
+    with pytest.raises(TypeError, match="must follow the config"):
+        test_frule(ReverseConfig())
+
+
 def test_an_ad_gradient_that_is_wrong_is_caught():
     def sloppy_ad_rrule(config, f, x):
         y, pullback = rrule(config, f, x)
