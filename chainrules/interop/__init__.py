@@ -1,0 +1,20 @@
+"""Bridges through which automatic-differentiation frameworks pull chainrules' rules.
+
+Each bridge is a subpackage that imports its framework only when it is itself imported, so
+``import chainrules.interop`` costs nothing and needs no framework installed:
+
+* :mod:`chainrules.interop.autograd`: every rule usable from ``autograd.grad``,
+  ``autograd.make_vjp`` and ``autograd.make_jvp`` (install the ``autograd`` extra).
+
+Examples
+--------
+>>> import sys
+>>> import chainrules.interop
+>>> chainrules.interop.BRIDGES
+('autograd',)
+"""
+
+BRIDGES = ("autograd",)
+"""The frameworks with a bridge, each in ``chainrules.interop.<name>``."""
+
+__all__ = ["BRIDGES"]

@@ -1,0 +1,84 @@
+"""The autograd bridge: chainrules' rules as autograd's derivatives (install the ``autograd`` extra).
+
+* :func:`primitive` makes any function with a chainrules rule an autograd primitive whose
+  VJP (``grad``, ``make_vjp``) comes from its ``rrule`` and whose JVP (``make_jvp``) comes
+  from its ``frule``, looked up by the argument types at call time: SciPy functions
+  autograd does not wrap at all (``scipy.linalg.expm``), and your own functions whose rules
+  you registered in your own modules.
+* :func:`use_chainrules` gives the NumPy/SciPy functions autograd already wraps
+  (``autograd.numpy``, ``autograd.scipy``) the rules' derivatives where autograd has none,
+  or everywhere (``replace=True``); rules registered later are picked up through the
+  core's new-rule hooks.
+* :class:`AutogradConfig` is the rule configuration of autograd: rules for higher-order
+  functions get it and call back into autograd with ``rrule_via_ad``/``frule_via_ad``.
+* ``conversion``: tangents both ways (zeros, thunks, ``Tangent``, structured matrices; a
+  ``NotImplementedTangent`` raises :class:`NotImplementedDerivativeError`).
+
+Importing this package changes nothing in autograd except that structured matrices
+(``chainrules.structured``) become values autograd can differentiate; call
+:func:`use_chainrules` to change autograd's tables. The guide is ``docs/autograd.md``.
+
+Examples
+--------
+>>> import numpy as np
+>>> import autograd, autograd.numpy as anp
+>>> from chainrules.interop.autograd import primitive
+>>> eigvalsh = primitive(np.linalg.eigvalsh)        # autograd has no derivative of eigvalsh
+>>> A = np.array([[2.0, 1.0], [1.0, 3.0]])
+>>> autograd.grad(lambda a: anp.sum(eigvalsh(a)))(A).round(12) + 0.0   # the sum of the eigenvalues: the trace
+array([[1., 0.],
+       [0., 1.]])
+"""
+
+from __future__ import annotations
+
+try:
+    import autograd as _autograd  # noqa: F401
+except ImportError as err:  # pragma: no cover  (the extra is part of the test environment)
+    raise ImportError("chainrules.interop.autograd needs autograd: pip install 'chainrules[autograd]'") from err
+
+from chainrules.interop.autograd import structured as _structured  # noqa: F401  (registers the boxes)
+from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, AutogradConfig, is_differentiable
+from chainrules.interop.autograd.conversion import (
+    HigherOrderDerivativeError,
+    NotImplementedDerivativeError,
+    argument_label,
+    cotangent_from_autograd,
+    cotangent_to_autograd,
+    function_name,
+    tangent_from_autograd,
+    tangent_to_autograd,
+    zeros_like_primal,
+)
+from chainrules.interop.autograd.primitive import NoRuleError, jvp_maker, primitive, vjp_maker
+from chainrules.interop.autograd.registration import (
+    AUTOGRAD_MODULES,
+    AutogradRegistration,
+    active_registration,
+    autograd_primitives_of,
+    use_chainrules,
+)
+
+__all__ = [
+    "AUTOGRAD_CONFIG",
+    "AUTOGRAD_MODULES",
+    "AutogradConfig",
+    "AutogradRegistration",
+    "HigherOrderDerivativeError",
+    "NoRuleError",
+    "NotImplementedDerivativeError",
+    "active_registration",
+    "argument_label",
+    "autograd_primitives_of",
+    "cotangent_from_autograd",
+    "cotangent_to_autograd",
+    "function_name",
+    "is_differentiable",
+    "jvp_maker",
+    "primitive",
+    "tangent_from_autograd",
+    "tangent_to_autograd",
+    "use_chainrules",
+    "vjp_maker",
+    "zeros_like_primal",
+]

@@ -1,0 +1,351 @@
+"""Tangent conversion between chainrules and autograd, both ways.
+
+autograd represents the tangent of an array, a number, a tuple, a list or a dict by a value
+of the same kind (an array of zeros for "zero"); chainrules has its own zeros
+(``ZeroTangent()``, ``NoTangent()``), delayed tangents (``Thunk``, ``InplaceableThunk``),
+structural ``Tangent``\\ s, structured matrices and ``NotImplementedTangent``. The rules:
+
+========================================  ============================================================
+chainrules                                autograd
+========================================  ============================================================
+an ndarray or a number                    the same (conjugated for complex cotangents, see below)
+``ZeroTangent()``, ``NoTangent()``        zeros of the primal's vector space (``vspace(x).zeros()``)
+``Thunk``, ``InplaceableThunk``           its value (``unthunk``)
+``Tangent(tuple | list | namedtuple)``    a tuple, list or namedtuple of the same type, field by field
+``Tangent(dict)``                         a dict, key by key
+``Diagonal``, triangular, symmetric, ...  a dense ndarray when the primal is an ndarray; kept when the
+                                          primal is itself structured (see ``structured.py``)
+a ``scipy.sparse`` cotangent              a dense ndarray when the primal is an ndarray
+``NotImplementedTangent``                 :class:`NotImplementedDerivativeError`, naming the function and
+                                          the argument: never a silent zero
+========================================  ============================================================
+
+**Complex numbers.** chainrules follows the conjugate-Wirtinger convention (the cotangent of a
+complex ``z`` under a real loss ``L`` is ``dL/dRe(z) + 1j dL/dIm(z)``, as in PyTorch);
+autograd's cotangents are the complex conjugates of those (``grad(lambda z: abs(z) ** 2)(z)``
+is ``2 * conj(z)``). Cotangents are therefore conjugated on the way in and out; forward-mode
+tangents are the same in both and are never conjugated.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any
+
+import numpy as np
+from autograd.extend import vspace
+from autograd.tracer import isbox
+
+from chainrules.structured import StructuredMatrix
+from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, ZeroTangent, backing, unthunk
+
+_ZERO: Any = ZeroTangent()
+
+__all__ = [
+    "HigherOrderDerivativeError",
+    "NotImplementedDerivativeError",
+    "argument_label",
+    "cotangent_from_autograd",
+    "cotangent_to_autograd",
+    "function_name",
+    "tangent_from_autograd",
+    "tangent_to_autograd",
+    "zeros_like_primal",
+]
+
+
+class NotImplementedDerivativeError(NotImplementedError):
+    """A rule returned ``not_implemented(...)`` for a derivative autograd needs.
+
+    The message names the function, the argument and the rule's own explanation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import not_implemented
+    >>> from chainrules.interop.autograd import cotangent_to_autograd
+    >>> from chainrules.interop.autograd import NotImplementedDerivativeError
+    >>> try:
+    ...     cotangent_to_autograd(not_implemented("d/dnu"), 1.5, f=np.add, argnum=0)
+    ... except NotImplementedDerivativeError as err:
+    ...     print(err)
+    the derivative of numpy.add with respect to argument 0 ('x1') is not implemented: d/dnu ...
+    """
+
+
+class HigherOrderDerivativeError(NotImplementedError):
+    """autograd asked for a second derivative through a chainrules rule.
+
+    A rule's pullback is written in plain NumPy, so autograd cannot differentiate it again
+    (``grad(grad(f))`` where ``f`` calls a bridged function).
+
+    Examples
+    --------
+    >>> from chainrules.interop.autograd import HigherOrderDerivativeError
+    >>> issubclass(HigherOrderDerivativeError, NotImplementedError)
+    True
+    """
+
+
+def function_name(f: Any) -> str:
+    """``module.name`` of a callable, for error messages (``numpy.add``, ``scipy.special.jv``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.interop.autograd import function_name
+    >>> function_name(np.linalg.cholesky), function_name(np.sin)
+    ('numpy.linalg.cholesky', 'numpy.sin')
+    """
+    f = getattr(f, "fun", f)  # an autograd primitive: the function it wraps
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
+    module = getattr(f, "__module__", None)
+    if isinstance(f, np.ufunc) and module is None:
+        special = sys.modules.get("scipy.special")
+        module = "scipy.special" if special is not None and getattr(special, f.__name__, None) is f else "numpy"
+    if module and module.startswith("numpy.linalg"):
+        module = "numpy.linalg"
+    elif module and module.startswith("numpy.") and getattr(np, str(name), None) is f:
+        module = "numpy"
+    elif module and module.startswith("scipy.linalg."):
+        module = "scipy.linalg"
+    return f"{module}.{name}" if module and module not in ("builtins", "__main__") else str(name)
+
+
+def argument_label(f: Any, argnum: int) -> str:
+    """``argument 1 ('x')``: the position and, when the signature tells, the name of an argument.
+
+    Examples
+    --------
+    >>> from chainrules.interop.autograd import argument_label
+    >>> def f(nu, x):
+    ...     return x
+    >>> argument_label(f, 0)
+    "argument 0 ('nu')"
+    """
+    f = getattr(f, "fun", f)
+    name = None
+    if isinstance(f, np.ufunc):
+        name = f"x{argnum + 1}" if f.nin > 1 else "x"
+    else:
+        try:
+            params = list(inspect.signature(f).parameters.values())
+        except (TypeError, ValueError):
+            params = []
+        for k, p in enumerate(params):
+            if p.kind is p.VAR_POSITIONAL:
+                name = f"{p.name}[{argnum - k}]"
+                break
+            if k == argnum and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                name = p.name
+                break
+    return f"argument {argnum} ({name!r})" if name else f"argument {argnum}"
+
+
+def _not_implemented(t: NotImplementedTangent, f: Any, argnum: int | None, mode: str) -> NotImplementedDerivativeError:
+    fname = function_name(f) if f is not None else "a function"
+    wrt = f" with respect to {argument_label(f, argnum)}" if argnum is not None and f is not None else ""
+    return NotImplementedDerivativeError(
+        f"the derivative of {fname}{wrt} is not implemented{mode}: {t.info} ({t.location}). chainrules never "
+        "turns a missing derivative into a zero; hold that argument fixed or provide a rule")
+
+
+def zeros_like_primal(primal: Any) -> Any:
+    """The zero autograd uses for a tangent of ``primal`` (``vspace(primal).zeros()``), field by field.
+
+    Containers holding values autograd has no vector space for (integers, flags, strings) get
+    ``None`` in those places.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.interop.autograd import zeros_like_primal
+    >>> zeros_like_primal((np.ones(2), 3))
+    (array([0., 0.]), None)
+    """
+    if type(primal) is np.ndarray:
+        return np.zeros(primal.shape, primal.dtype)
+    try:
+        return vspace(primal).zeros()
+    except (TypeError, AssertionError):
+        pass
+    if isinstance(primal, tuple):
+        parts = [zeros_like_primal(p) for p in primal]
+        return type(primal)(*parts) if hasattr(primal, "_fields") else type(primal)(parts)
+    if isinstance(primal, list):
+        return [zeros_like_primal(p) for p in primal]
+    if isinstance(primal, dict):
+        return {k: zeros_like_primal(v) for k, v in primal.items()}
+    return None
+
+
+def _conj(x: Any) -> Any:
+    if isinstance(x, np.ndarray):
+        return np.conj(x) if x.dtype.kind == "c" else x
+    if isinstance(x, (complex, np.complexfloating)):
+        return x.conjugate()
+    if isinstance(x, StructuredMatrix):
+        return x.conj() if np.dtype(x.dtype).kind == "c" else x
+    return x
+
+
+def _rebuild(primal: Any, parts: list[Any]) -> Any:
+    if isinstance(primal, tuple):
+        return type(primal)(*parts) if hasattr(primal, "_fields") else tuple(parts)
+    return list(parts)
+
+
+def _structural_to_autograd(x: Tangent, primal: Any, conj: bool, f: Any, argnum: int | None, mode: str) -> Any:
+    stored = backing(x)
+    if isinstance(primal, dict) or (primal is None and isinstance(stored, dict)):
+        src = primal if isinstance(primal, dict) else {}
+        keys = list(src) if src else list(stored)
+        return {k: _to_autograd(stored.get(k, _ZERO), src.get(k), conj, f, argnum, mode) for k in keys}
+    if not isinstance(primal, (tuple, list)):
+        raise TypeError(f"cannot give autograd the structural tangent {x!r} for a {type(primal).__name__}: "
+                        "autograd differentiates arrays, numbers, tuples, lists and dicts")
+    fields = list(primal)
+    if isinstance(stored, (tuple, list)):
+        values = list(stored)
+    else:  # a namedtuple's tangent stores its fields by name
+        values = [stored.get(name, _ZERO) for name in primal._fields]  # type: ignore[union-attr]
+    values += [_ZERO] * (len(fields) - len(values))
+    return _rebuild(primal, [_to_autograd(v, p, conj, f, argnum, mode) for v, p in zip(values, fields)])
+
+
+def _to_autograd(x: Any, primal: Any, conj: bool, f: Any, argnum: int | None, mode: str) -> Any:
+    if type(x) is np.ndarray:  # the common case first
+        return np.conj(x) if conj and x.dtype.kind == "c" else x
+    x = unthunk(x)
+    if isinstance(x, AbstractZero):
+        return zeros_like_primal(primal)
+    if isinstance(x, NotImplementedTangent):
+        raise _not_implemented(x, f, argnum, mode)
+    if isinstance(x, Tangent):
+        return _structural_to_autograd(x, primal, conj, f, argnum, mode)
+    if isinstance(x, StructuredMatrix):
+        if isinstance(primal, StructuredMatrix):
+            return _conj(x) if conj else x
+        dense = x.to_dense()
+        return _conj(dense) if conj else dense
+    if hasattr(x, "toarray") and hasattr(x, "nnz") and not hasattr(primal, "nnz"):  # scipy.sparse
+        dense = x.toarray()
+        return _conj(dense) if conj else dense
+    if isinstance(x, (tuple, list)) and isinstance(primal, (tuple, list)):
+        return _rebuild(primal, [_to_autograd(v, p, conj, f, argnum, mode) for v, p in zip(x, primal)])
+    if isinstance(x, dict) and isinstance(primal, dict):
+        return {k: _to_autograd(x.get(k, _ZERO), v, conj, f, argnum, mode) for k, v in primal.items()}
+    return _conj(x) if conj else x
+
+
+def _from_autograd(g: Any, primal: Any, conj: bool, drop_zero_parts: bool) -> Any:
+    if type(g) is np.ndarray:
+        if drop_zero_parts and not g.any():
+            return _ZERO
+        return np.conj(g) if conj and g.dtype.kind == "c" else g
+    if isbox(g):
+        raise HigherOrderDerivativeError(
+            "autograd is differentiating a chainrules rule's derivative (a second derivative through a "
+            "bridged function); rules are written in NumPy and cannot be differentiated again")
+    if g is None:
+        return _ZERO
+    if isinstance(g, (tuple, list)) and not isinstance(primal, np.ndarray):
+        prims = list(primal) if isinstance(primal, (tuple, list)) else [None] * len(g)
+        parts = [_from_autograd(v, p, conj, True) for v, p in zip(g, prims)]
+        P = type(primal) if isinstance(primal, (tuple, list)) else type(g)
+        return Tangent(P, *parts)
+    if isinstance(g, dict):
+        src = primal if isinstance(primal, dict) else {}
+        return Tangent(type(primal) if isinstance(primal, dict) else dict,
+                       {k: _from_autograd(v, src.get(k), conj, True) for k, v in g.items()})
+    if drop_zero_parts and isinstance(g, (np.number, float, complex)) and not g:
+        return _ZERO
+    return _conj(g) if conj else g
+
+
+def cotangent_to_autograd(ct: Any, primal: Any, f: Any = None, argnum: int | None = None) -> Any:
+    """A chainrules cotangent of ``primal`` as autograd's VJP must return it.
+
+    Parameters
+    ----------
+    ct : Any
+        The cotangent from a pullback (any kind: array, number, zero, thunk, ``Tangent``,
+        structured matrix, ``NotImplementedTangent``).
+    primal : Any
+        The argument it is the cotangent of (fixes the zeros' shape and the container types).
+    f, argnum : optional
+        The function and the argument's position, named by the error for a
+        ``NotImplementedTangent``.
+
+    Raises
+    ------
+    NotImplementedDerivativeError
+        For a ``NotImplementedTangent`` (anywhere inside ``ct``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import ZeroTangent, Tangent, Thunk
+    >>> from chainrules.interop.autograd import cotangent_to_autograd
+    >>> cotangent_to_autograd(ZeroTangent(), np.ones(2))
+    array([0., 0.])
+    >>> cotangent_to_autograd(Tangent(tuple, Thunk(lambda: 2.0), ZeroTangent()), (1.0, np.ones(1)))
+    (2.0, array([0.]))
+    >>> cotangent_to_autograd(np.array([1 + 2j]), np.zeros(1, complex))   # conjugated
+    array([1.-2.j])
+    """
+    return _to_autograd(ct, primal, True, f, argnum, "")
+
+
+def cotangent_from_autograd(g: Any, primal: Any) -> Any:
+    """autograd's cotangent ``g`` of the value ``primal`` as a chainrules cotangent.
+
+    Tuples, lists, namedtuples and dicts become structural ``Tangent``\\ s; an all-zero part
+    of one becomes ``ZeroTangent()`` (autograd fills unused parts with zeros), so a pullback
+    skips the work for it. Complex cotangents are conjugated.
+
+    Raises
+    ------
+    HigherOrderDerivativeError
+        When ``g`` is itself being traced by autograd (a second derivative).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.interop.autograd import cotangent_from_autograd
+    >>> cotangent_from_autograd((np.ones(2), np.zeros(2)), (np.ones(2), np.ones(2)))
+    Tangent(tuple, array([1., 1.]), ZeroTangent())
+    >>> cotangent_from_autograd(np.array([1 - 2j]), np.zeros(1, complex))
+    array([1.+2.j])
+    """
+    return _from_autograd(g, primal, True, False)
+
+
+def tangent_to_autograd(t: Any, primal: Any, f: Any = None, argnum: int | None = None) -> Any:
+    """A chainrules (forward-mode) tangent of ``primal`` as autograd's JVP must return it (never conjugated).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import ZeroTangent
+    >>> from chainrules.interop.autograd import tangent_to_autograd
+    >>> tangent_to_autograd(ZeroTangent(), 1.0)
+    array(0.)
+    >>> tangent_to_autograd(np.array([1 + 2j]), np.zeros(1, complex))
+    array([1.+2.j])
+    """
+    return _to_autograd(t, primal, False, f, argnum, " (forward mode)")
+
+
+def tangent_from_autograd(g: Any, primal: Any) -> Any:
+    """autograd's (forward-mode) tangent ``g`` of ``primal`` as a chainrules tangent (never conjugated).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.interop.autograd import tangent_from_autograd
+    >>> tangent_from_autograd({"a": np.ones(1)}, {"a": np.zeros(1)})
+    Tangent(dict, {'a': array([1.])})
+    """
+    return _from_autograd(g, primal, False, False)
