@@ -35,6 +35,10 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """The side-by-side benchmarks (pytest-benchmark); ratios are printed at the end."""
-    session.install(".[bench]")
+    """The side-by-side benchmarks (pytest-benchmark); ratios are printed at the end.
+
+    The JAX and PyTorch columns need those frameworks (extras ``jax`` and ``torch``; PyTorch's
+    CPU build is the one to install); without them those columns skip with the reason.
+    """
+    session.install(".[bench,jax]")
     session.run("python", "-m", "pytest", "benchmarks", "--benchmark-only", "-q", *session.posargs)
