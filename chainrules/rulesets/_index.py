@@ -923,8 +923,33 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:sum',
         'numpy:trace',
     ],
+    'chainrules.rulesets.structured.sparse': [
+        'operator:matmul',
+        'scipy.sparse._base:_spbase.T.fget',
+        'scipy.sparse._base:_spbase.multiply',
+        'scipy.sparse._base:_spbase.sum',
+        'scipy.sparse._bsr:_bsr_base.transpose',
+        'scipy.sparse._compressed:_cs_matrix.sum',
+        'scipy.sparse._coo:_coo_base.transpose',
+        'scipy.sparse._csc:_csc_base.transpose',
+        'scipy.sparse._csr:_csr_base.transpose',
+        'scipy.sparse._dia:_dia_base.multiply',
+        'scipy.sparse._dia:_dia_base.sum',
+        'scipy.sparse._dia:_dia_base.transpose',
+        'scipy.sparse._dok:_dok_base.transpose',
+        'scipy.sparse._lil:_lil_base.transpose',
+    ],
     'chainrules.rulesets.structured.sparse_solve': [
         'scipy.sparse.linalg:spsolve',
+    ],
+    'chainrules.rulesets.structured.transpose': [
+        'chainrules.structured.base:StructuredMatrix.T.fget',
+        'chainrules.structured.base:StructuredMatrix.adjoint',
+        'chainrules.structured.base:StructuredMatrix.conj',
+        'chainrules.structured.base:StructuredMatrix.mT.fget',
+        'chainrules.structured.base:StructuredMatrix.transpose',
+        'numpy:matrix_transpose',
+        'numpy:transpose',
     ],
     'chainrules.rulesets.structured.triangular_solve': [
         'scipy.linalg:solve_triangular',
@@ -932,6 +957,4 @@ RULE_INDEX: dict[str, list[str]] = {
 }
 
 EAGER_MODULES: list[str] = [
-    'chainrules.rulesets.structured.sparse',
-    'chainrules.rulesets.structured.transpose',
 ]

@@ -94,6 +94,7 @@ def reference(f: Any) -> str | None:
     module_name = getattr(f, "__module__", None)
     if module_name and qualname:
         candidates.append(f"{module_name}:{qualname}")
+        candidates.append(f"{module_name}:{qualname}.fget")  # a property's getter (``x.T``)
     for candidate in candidates:
         try:
             with warnings.catch_warnings():  # probing names such as numpy:bytes may warn
