@@ -14,9 +14,9 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the code, the tests and the benchmarks."""
+    """ruff over the code, the tests, the benchmarks and the examples."""
     session.install("ruff>=0.5")
-    session.run("ruff", "check", "chainrules", "chainrules_core", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "check", "chainrules", "chainrules_core", "tests", "benchmarks", "examples", "noxfile.py")
 
 
 @nox.session
