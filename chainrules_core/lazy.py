@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import sys
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -115,13 +114,15 @@ def load_pending(f: Any) -> None:
                         del _PENDING[g]
     if not modules:
         return
+    imported: set[str] = set()
     try:
         for module in sorted(modules):
             importlib.import_module(module)  # waits if another thread is importing it
-    finally:
+            imported.add(module)
+    finally:  # a module whose import failed stays in flight: the next lookup retries (and raises)
         with _lock:
             for key in list(_IN_FLIGHT):
-                left = _IN_FLIGHT[key] - {m for m in modules if m in sys.modules}
+                left = _IN_FLIGHT[key] - imported
                 if left:
                     _IN_FLIGHT[key] = left
                 else:
