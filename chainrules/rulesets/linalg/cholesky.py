@@ -161,8 +161,13 @@ def cholesky_pullback_of(L: np.ndarray, dL: np.ndarray) -> np.ndarray:
         for index in np.ndindex(*out.shape[:-2]):
             out[index] = _blocked_pullback(Ls[index], dLs[index])
         return out
+    return _closed_form_pullback(L, dL)
+
+
+def _closed_form_pullback(L: np.ndarray, dL: np.ndarray) -> np.ndarray:
+    """``Phi(L^{-H} copyltu(L^H tril(dL)) L^{-1})``: the closed form, also the blocked pullback's diagonal step."""
     # only the strict lower triangle and the real diagonal of m are read: copyltu(m)
-    m = mH(L) @ np.where(_lower_mask(n), dL, 0)
+    m = mH(L) @ np.where(_lower_mask(dL.shape[-1]), dL, 0)
     return _phi_real(_sandwich(m, L, inverse_first=False))
 
 
@@ -205,8 +210,7 @@ def _blocked_pullback(L: np.ndarray, dL: np.ndarray) -> np.ndarray:
             dbar = abar[j:k, j:k] - np.tril(mH(cbar) @ L[k:, j:k])
         else:
             dbar = abar[j:k, j:k]
-        m = mH(D) @ np.tril(dbar)
-        g = _phi_real(_sandwich(m, D, inverse_first=False))
+        g = _closed_form_pullback(D, dbar)
         abar[j:k, j:k] = g
         if j:
             update = (g + mH(g)) @ R
