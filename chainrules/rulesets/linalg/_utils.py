@@ -40,6 +40,7 @@ from chainrules_core import (
     Tangent,
     backing,
     check_cotangent_shape,
+    cotangent_projector,
     unthunk,
 )
 
@@ -218,6 +219,18 @@ def _structure_mask(a: np.ndarray, structure: str) -> np.ndarray:
     if structure == "tridiagonal":
         return np.triu(np.tril(a, 1), -1)
     return a
+
+
+def input_projector(x: Any) -> Callable[[Any], Any]:
+    """The cotangent projector of an input; a list or tuple as the array it stands for (integers: ``NoTangent``).
+
+    Examples
+    --------
+    >>> from chainrules.rulesets.linalg._utils import input_projector
+    >>> input_projector([1.0, 2.0])([3.0, 4.0 + 1j])
+    array([3., 4.])
+    """
+    return cotangent_projector(np.asarray(x) if isinstance(x, (list, tuple)) else x)
 
 
 # ---- reading tangents ------------------------------------------------------------------------------------

@@ -38,30 +38,23 @@ for ``companion`` and ``fiedler_companion``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import NO, conj, output_cotangent, passes_through, tangent_value
+from chainrules.rulesets.linalg._utils import NO, conj, input_projector, output_cotangent, passes_through, tangent_value
 from chainrules.rulesets.linalg.special_matrices import diagonal_sums
 from chainrules_core import (
     NotImplementedTangent,
     Thunk,
     ZeroTangent,
-    cotangent_projector,
     frule,
     rrule,
     unbroadcast,
 )
 
 __all__ = ["convolution_offset", "fiedler_companion_positions"]
-
-
-def _project(x: Any) -> Callable[[Any], Any]:
-    """The cotangent projector of an input (a list as the array it stands for; integers: ``NoTangent``)."""
-    return cotangent_projector(np.asarray(x) if isinstance(x, (list, tuple)) else x)
 
 
 def _inexact(x: Any) -> bool:
@@ -128,7 +121,7 @@ def companion_rrule(a: np.ndarray) -> Any:
     array([ 1. , -0.5,  0. ])
     """
     y = scipy.linalg.companion(a)
-    project_a = _project(a)
+    project_a = input_projector(a)
     af = _as_inexact(np.atleast_1d(a), y)
 
     def companion_pullback(dy: Any) -> tuple[Any, Any]:
@@ -196,7 +189,7 @@ def fiedler_companion_rrule(a: np.ndarray) -> Any:
     array([ 3.,  0., -1.])
     """
     y = scipy.linalg.fiedler_companion(a)
-    project_a = _project(a)
+    project_a = input_projector(a)
     af = np.atleast_1d(a)
     n = af.shape[-1]
 
@@ -240,7 +233,7 @@ def leslie_rrule(f: np.ndarray, s: np.ndarray) -> Any:
     (array([0., 1., 2.]), array([3., 7.]))
     """
     y = scipy.linalg.leslie(f, s)
-    project_f, project_s = _project(f), _project(s)
+    project_f, project_s = input_projector(f), input_projector(s)
     f_shape, s_shape = np.shape(np.atleast_1d(f)), np.shape(np.atleast_1d(s))
 
     def leslie_pullback(dy: Any) -> tuple[Any, Any, Any]:
@@ -302,7 +295,7 @@ def convolution_matrix_rrule(a: np.ndarray, n: Any, mode: Any = "full") -> Any:
     array([3., 7.])
     """
     y = scipy.linalg.convolution_matrix(a, n, mode)
-    project_a = _project(a)
+    project_a = input_projector(a)
     m = np.shape(a)[-1]
     rows = np.shape(y)[-2]
     offset = convolution_offset(m, n, mode) if mode in ("full", "same", "valid") else 0
@@ -347,7 +340,7 @@ def diagsvd_rrule(s: np.ndarray, M: Any, N: Any) -> Any:
     (array([0., 4.]), NoTangent(), NoTangent())
     """
     y = scipy.linalg.diagsvd(s, M, N)
-    project_s = _project(s)
+    project_s = input_projector(s)
     k = np.shape(s)[-1]
 
     def diagsvd_pullback(dy: Any) -> tuple[Any, ...]:
@@ -399,7 +392,7 @@ def fiedler_rrule(a: np.ndarray) -> Any:
     array([-4.,  2.,  2.])
     """
     y = scipy.linalg.fiedler(a)
-    project_a = _project(a)
+    project_a = input_projector(a)
     af = np.asarray(a)
 
     def fiedler_pullback(dy: Any) -> tuple[Any, Any]:

@@ -34,13 +34,20 @@ input's shape; ``hankel`` of multidimensional input ravels it (SciPy 1.17, with 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import NO, conj, mH, output_cotangent, output_parts, passes_through
+from chainrules.rulesets.linalg._utils import (
+    NO,
+    conj,
+    input_projector,
+    mH,
+    output_cotangent,
+    output_parts,
+    passes_through,
+)
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
@@ -48,7 +55,6 @@ from chainrules_core import (
     Thunk,
     Varargs,
     ZeroTangent,
-    cotangent_projector,
     frule,
     not_implemented,
     rrule,
@@ -57,13 +63,6 @@ from chainrules_core import (
 )
 
 __all__ = ["diagonal_sums"]
-
-
-def _project(x: Any) -> Callable[[Any], Any]:
-    """The cotangent projector of an input (a list as the array it stands for)."""
-    if isinstance(x, (list, tuple)):
-        return cotangent_projector(np.asarray(x))
-    return cotangent_projector(x)
 
 
 def _no_tangent(dx: Any) -> Any:
@@ -122,7 +121,7 @@ def block_diag_rrule(*arrs: Any) -> Any:
     """
     y = scipy.linalg.block_diag(*arrs)
     geometry = _block_geometry(arrs)
-    projectors = [_project(x) for x in arrs]
+    projectors = [input_projector(x) for x in arrs]
 
     def block_diag_pullback(dy: Any) -> tuple[Any, ...]:
         g = output_cotangent(dy, y.shape, "block_diag pullback: output cotangent")
@@ -167,7 +166,7 @@ def toeplitz_rrule(c: np.ndarray, r: Any = None) -> Any:
     """
     y = scipy.linalg.toeplitz(c, r)
     m = np.shape(y)[-2]
-    project_c, project_r = _project(c), (_no_tangent if r is None else _project(r))
+    project_c, project_r = input_projector(c), (_no_tangent if r is None else input_projector(r))
     c_shape = np.shape(np.atleast_1d(c))
 
     def toeplitz_pullback(dy: Any) -> tuple[Any, Any, Any]:
@@ -216,7 +215,7 @@ def circulant_rrule(c: np.ndarray) -> Any:
     array([12., 12., 12.])
     """
     y = scipy.linalg.circulant(c)
-    project_c = _project(c)
+    project_c = input_projector(c)
     n = np.shape(y)[-1]
 
     def circulant_pullback(dy: Any) -> tuple[Any, Any]:
@@ -255,7 +254,7 @@ def hankel_rrule(c: np.ndarray, r: Any = None) -> Any:
     """
     y = scipy.linalg.hankel(c, r)
     m = np.shape(y)[-2]
-    project_c, project_r = _project(c), (_no_tangent if r is None else _project(r))
+    project_c, project_r = input_projector(c), (_no_tangent if r is None else input_projector(r))
 
     def hankel_pullback(dy: Any) -> tuple[Any, Any, Any]:
         g = output_cotangent(dy, y.shape, "hankel pullback: output cotangent")
@@ -309,7 +308,7 @@ def khatri_rao_rrule(a: np.ndarray, b: np.ndarray) -> Any:
            [3.]]))
     """
     y = scipy.linalg.khatri_rao(a, b)
-    project_a, project_b = _project(a), _project(b)
+    project_a, project_b = input_projector(a), input_projector(b)
     i_rows, j_rows = np.shape(a)[-2], np.shape(b)[-2]
 
     def khatri_rao_pullback(dy: Any) -> tuple[Any, Any, Any]:
@@ -395,7 +394,7 @@ def orthogonal_procrustes_rrule(A: np.ndarray, B: np.ndarray, check_finite: bool
     """
     out = scipy.linalg.orthogonal_procrustes(A, B, check_finite)
     r = out[0]
-    project_a, project_b = _project(A), _project(B)
+    project_a, project_b = input_projector(A), input_projector(B)
     a, b = np.asarray(A), np.asarray(B)
 
     def orthogonal_procrustes_pullback(dy: Any) -> tuple[Any, ...]:
