@@ -1,9 +1,11 @@
-"""Command line: ``python -m chainrules {demo,list,coverage}``.
+"""Command line: ``python -m chainrules {demo,list,check,coverage}``.
 
 * ``demo``: differentiate a few NumPy/SciPy functions through their rules and check each
   derivative against finite differences, printing both.
 * ``list [NAME]``: every function with rules (or those whose name contains ``NAME``), with
   their signatures.
+* ``check [TARGET ...]``: run every rule (or those of a module or function) against finite
+  differences at its declared sample inputs, with a progress bar and a summary table.
 * ``coverage MODULE``: which public functions of ``numpy``, ``numpy.linalg``,
   ``scipy.special``, ... have frule+rrule, rrule only, are non-differentiable, or are not
   covered.
@@ -99,11 +101,19 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("demo", help="differentiate through rules and compare with finite differences")
     listing = commands.add_parser("list", help="list the registered rules")
     listing.add_argument("pattern", nargs="?", help="only signatures containing this text")
+    check = commands.add_parser("check", help="check rules against finite differences at their sample inputs",
+                                add_help=False)
+    check.add_argument("rest", nargs=argparse.REMAINDER)
     coverage = commands.add_parser("coverage", help="coverage report of a module's public functions")
     coverage.add_argument("module", help="numpy, numpy.linalg, numpy.fft, scipy.special, scipy.linalg, ...")
     index = commands.add_parser("index", help="regenerate (--write) or check (--check) the lazy-loading index")
     index.add_argument("--write", action="store_true")
     index.add_argument("--check", action="store_true")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "check":  # its own parser: python -m chainrules check --help
+        from chainrules.testing.checker import main as check_main
+
+        return check_main(argv[1:], prog=f"{parser.prog} check")
     args = parser.parse_args(argv)
     if args.command == "index":
         from chainrules.rulesets._lazy import main as index_main

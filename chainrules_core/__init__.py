@@ -30,10 +30,13 @@ from chainrules_core.config import (
     HasReverseMode,
     NoForwardsMode,
     NoReverseMode,
+    NoRuleError,
     RuleConfig,
+    RulesOnlyConfig,
     frule_via_ad,
     rrule_via_ad,
 )
+from chainrules_core.cotangents import differentiable, passes_through, read_cotangent, read_cotangents
 from chainrules_core.projection import (
     ProjectionError,
     ProjectTo,
@@ -64,6 +67,7 @@ from chainrules_core.definition_tools import (
 )
 from chainrules_core.ignore_derivatives import ignore_derivatives
 from chainrules_core.lazy import declare_lazy_rules
+from chainrules_core.samples import Sample, functions_with_samples, sample_inputs, samples_of
 
 __version__ = "0.1.0"
 
@@ -80,6 +84,7 @@ __all__ = [
     "InplaceableThunk",
     "NoForwardsMode",
     "NoReverseMode",
+    "NoRuleError",
     "NoTangent",
     "NotImplementedTangent",
     "ProjectTo",
@@ -91,6 +96,8 @@ __all__ = [
     "RuleHookWarning",
     "RuleOverwriteWarning",
     "RuleSignature",
+    "RulesOnlyConfig",
+    "Sample",
     "Tangent",
     "Thunk",
     "UnsupportedKeywordError",
@@ -102,17 +109,24 @@ __all__ = [
     "check_cotangent_shape",
     "cotangent_projector",
     "declare_lazy_rules",
+    "differentiable",
     "frule",
     "frule_via_ad",
+    "functions_with_samples",
     "ignore_derivatives",
     "is_inplaceable_destination",
     "iszero",
     "non_differentiable",
     "not_implemented",
     "opt_out",
+    "passes_through",
+    "read_cotangent",
+    "read_cotangents",
     "reject_keywords",
     "rrule",
     "rrule_via_ad",
+    "sample_inputs",
+    "samples_of",
     "scalar_rule",
     "thunk",
     "unbroadcast",

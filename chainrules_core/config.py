@@ -154,3 +154,59 @@ def frule_via_ad(config: RuleConfig, tangents: tuple[Any, ...], f: Callable[...,
         raise TypeError(f"frule_via_ad: {type(config).__name__} has no HasForwardsMode trait, so "
                         f"it cannot differentiate {getattr(f, '__name__', f)!s} in forward mode")
     return config.frule_via_ad(tangents, f, *args, **kwargs)
+
+
+class NoRuleError(TypeError):
+    """A :class:`RulesOnlyConfig` was asked to differentiate a callable that has no rule."""
+
+
+class RulesOnlyConfig(RuleConfig, HasReverseMode, HasForwardsMode):
+    """A config that needs no AD framework: it differentiates a callable through that callable's own rules.
+
+    Higher-order rules (``quad``, ``solve_ivp``, ``root``, ``apply_along_axis``...) call
+    :func:`rrule_via_ad` / :func:`frule_via_ad` on the function they were given. With this
+    config those calls look up ``rrule(config, f, *args)`` / ``frule(config, tangents, f,
+    *args)``: an integrand such as ``scipy.special.jv``, or a user function with a
+    registered rule, is differentiated without any AD framework. A callable with no rule
+    raises :class:`NoRuleError` naming it (an AD framework's config would trace it instead).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import chainrules
+    >>> from chainrules_core import RulesOnlyConfig, rrule_via_ad
+    >>> y, pullback = rrule_via_ad(RulesOnlyConfig(), np.sin, 0.5)
+    >>> bool(np.isclose(pullback(1.0)[1], np.cos(0.5)))
+    True
+    >>> rrule_via_ad(RulesOnlyConfig(), lambda x: x ** 2, 0.5)
+    Traceback (most recent call last):
+    ...
+    chainrules_core.config.NoRuleError: RulesOnlyConfig.rrule_via_ad: <lambda> has no rrule for arguments (float); ...
+    """
+
+    __slots__ = ()
+
+    def rrule_via_ad(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``rrule(self, f, *args, **kwargs)``; :class:`NoRuleError` if ``f`` has no rule for these arguments."""
+        from chainrules_core.rules import rrule
+
+        result = rrule(self, f, *args, **kwargs)
+        if result is None:
+            raise NoRuleError(_no_rule_message("rrule", f, args))
+        return result
+
+    def frule_via_ad(self, tangents: tuple[Any, ...], f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``frule(self, tangents, f, *args, **kwargs)``; :class:`NoRuleError` if ``f`` has no rule."""
+        from chainrules_core.rules import frule
+
+        result = frule(self, tangents, f, *args, **kwargs)
+        if result is None:
+            raise NoRuleError(_no_rule_message("frule", f, args))
+        return result
+
+
+def _no_rule_message(kind: str, f: Any, args: tuple[Any, ...]) -> str:
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+    types = ", ".join(type(a).__name__ for a in args)
+    return (f"RulesOnlyConfig.{kind}_via_ad: {name} has no {kind} for arguments ({types}); register one, or "
+            "differentiate through an AD framework's config (chainrules.interop)")

@@ -83,37 +83,25 @@ def _candidates(f: Any) -> list[Any]:
     return out
 
 
-def load_pending(f: Any) -> None:
-    """Import the modules declared for ``f`` (and for what ``f`` resolves through), if any.
+def _claim(modules: set[str]) -> None:
+    """Move the callables of ``modules`` from pending to in flight (called under ``_lock``).
 
-    A thread that arrives while another is importing one of those modules waits for that
-    import to finish (through the module's import lock), so no lookup ever sees a module's
-    rules half-registered.
+    From here until the import of a module has finished, a lookup of any of its callables
+    finds it in flight and imports (that is, waits for) the module itself, so no lookup
+    ever answers "no rule" for a callable whose rules are being registered.
     """
-    if not _PENDING and not _IN_FLIGHT:
-        return
-    modules: set[str] = set()
-    with _lock:
-        for key in _candidates(f):
-            try:
-                found = _PENDING.pop(key, None)
-                loading = _IN_FLIGHT.get(key)
-            except TypeError:
-                continue
-            if found:
-                modules |= found
-            if loading:
-                modules |= loading
-        for module in modules:
-            for g in _BY_MODULE.pop(module, ()):
-                _IN_FLIGHT.setdefault(g, set()).add(module)
-                pending = _PENDING.get(g)
-                if pending is not None:
-                    pending.discard(module)
-                    if not pending:
-                        del _PENDING[g]
-    if not modules:
-        return
+    for module in modules:
+        for g in _BY_MODULE.pop(module, ()):
+            _IN_FLIGHT.setdefault(g, set()).add(module)
+            pending = _PENDING.get(g)
+            if pending is not None:
+                pending.discard(module)
+                if not pending:
+                    del _PENDING[g]
+
+
+def _import(modules: set[str]) -> None:
+    """Import ``modules`` (claimed first), then take them off the in-flight table."""
     imported: set[str] = set()
     try:
         for module in sorted(modules):
@@ -129,14 +117,44 @@ def load_pending(f: Any) -> None:
                     del _IN_FLIGHT[key]
 
 
-def load_all() -> None:
-    """Import every declared module (for questions about all rules)."""
+def load_pending(f: Any) -> None:
+    """Import the modules declared for ``f`` (and for what ``f`` resolves through), if any.
+
+    A thread that arrives while another is importing one of those modules (for ``f``, or
+    for :func:`load_all`) waits for that import to finish (through the module's import
+    lock), so no lookup ever sees a module's rules half-registered.
+    """
+    if not _PENDING and not _IN_FLIGHT:
+        return
+    modules: set[str] = set()
     with _lock:
-        modules = sorted(set(_BY_MODULE).union(*_IN_FLIGHT.values()))  # in flight: wait for them
-        _BY_MODULE.clear()
-        _PENDING.clear()
-    for module in modules:
-        importlib.import_module(module)
+        for key in _candidates(f):
+            try:
+                found = _PENDING.get(key)
+                loading = _IN_FLIGHT.get(key)
+            except TypeError:
+                continue
+            if found:
+                modules |= found
+            if loading:
+                modules |= loading
+        _claim(modules)
+    if modules:
+        _import(modules)
+
+
+def load_all() -> None:
+    """Import every declared module (for questions about all rules).
+
+    Every declared module is claimed (put in flight) before the first import, so lookups
+    running meanwhile in other threads wait for the modules they need instead of finding
+    no rule.
+    """
+    with _lock:
+        modules = set(_BY_MODULE).union(*_IN_FLIGHT.values())  # in flight elsewhere: wait for them
+        _claim(modules)
+    if modules:
+        _import(modules)
 
 
 def pending_modules() -> list[str]:

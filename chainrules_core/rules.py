@@ -726,15 +726,24 @@ class _RuleRegistry:
         ----------
         f : callable
             The function (a bound method is normalised to its class's function).
-        *types : type
-            The types of the positional arguments.
+        *types : type or value
+            The types of the positional arguments; a value that is not a type stands for
+            its own type (``find(np.sin, 1.0)`` is ``find(np.sin, float)``).
         config : RuleConfig instance or class, optional
 
         Returns
         -------
         callable, OPTED_OUT or None
             ``OPTED_OUT`` when the types were opted out.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import chainrules
+        >>> chainrules.rrule.find(np.sin, float) is chainrules.rrule.find(np.sin, 1.0) is not None
+        True
         """
+        types = tuple(t if isinstance(t, type) else type(t) for t in types)
         unbound = _unbind(f)
         if unbound is not None:
             f, owner = unbound

@@ -11,6 +11,7 @@ from typing import Any
 
 from chainrules.testing import structured as _structured  # noqa: F401  (registers structured and sparse types)
 from chainrules.testing.approx import check_approx, default_tolerances
+from chainrules.testing.checker import CheckResult, check_function, check_rules
 from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
 from chainrules.testing.finite_differences import (
     FiniteDifferenceMethod,
@@ -30,12 +31,15 @@ from chainrules.testing.testers import (
 from chainrules.testing.tree import register_tree_node, tree_flatten
 
 __all__ = [
+    "CheckResult",
     "FiniteDifferenceMethod",
     "NotImplementedDerivativeWarning",
     "PrimalAndTangent",
     "backward_fdm",
     "central_fdm",
     "check_approx",
+    "check_function",
+    "check_rules",
     "default_fdm",
     "default_tolerances",
     "extrapolate",

@@ -10,6 +10,7 @@ from chainrules.testing import PrimalAndTangent, test_frule, test_rrule, test_sc
 from chainrules_core import (
     OPTED_OUT,
     NoTangent,
+    NotImplementedTangent,
     ProjectionError,
     Tangent,
     Thunk,
@@ -17,12 +18,14 @@ from chainrules_core import (
     ZeroTangent,
     frule,
     non_differentiable,
+    not_implemented,
     opt_out,
     reject_keywords,
     rrule,
     scalar_rule,
     unthunk,
 )
+from chainrules_core.scalar_rules import ONE
 
 
 # One argument, partials from the inputs.
@@ -33,7 +36,7 @@ def my_sinh(x):
 scalar_rule(my_sinh, lambda x: np.cosh(x))
 
 
-# One argument, partials from the output (`out=`).
+# One argument, partials from the output (a parameter after the arguments).
 def my_exp(x):
     return np.exp(x)
 
@@ -46,7 +49,7 @@ def my_hypot(x, y):
     return np.hypot(x, y)
 
 
-scalar_rule(my_hypot, lambda x, y, out: (x / out, y / out))
+scalar_rule(my_hypot, lambda x, y, out: x / out, lambda x, y, out: y / out)
 
 
 # Two arguments, complex-capable (holomorphic in both).
@@ -54,7 +57,7 @@ def my_mul_exp(x, y):
     return x * np.exp(y)
 
 
-scalar_rule(my_mul_exp, lambda x, y, out: (np.exp(y), out))
+scalar_rule(my_mul_exp, lambda x, y: np.exp(y), lambda x, y, out: out)
 
 
 # Several outputs: one row of partials per output.
@@ -62,14 +65,14 @@ def sin_and_cos(x):
     return np.sin(x), np.cos(x)
 
 
-scalar_rule(sin_and_cos, lambda x: ((np.cos(x),), (-np.sin(x),)))
+scalar_rule(sin_and_cos, (np.cos,), (lambda x: -np.sin(x),))
 
 
 def quotient_and_product(x, y):
     return x / y, x * y
 
 
-scalar_rule(quotient_and_product, lambda x, y: ((1 / y, -x / y**2), (y, x)))
+scalar_rule(quotient_and_product, (lambda x, y: 1 / y, lambda x, y: -x / y**2), (lambda x, y: y, lambda x, y: x))
 
 
 # Restricted argument types.
@@ -77,7 +80,7 @@ def my_square(x):
     return x * x
 
 
-scalar_rule(my_square, lambda x: 2 * x, float)
+scalar_rule(my_square, lambda x: 2 * x, types=(float,))
 
 
 @pytest.mark.parametrize("f", [my_sinh, my_exp], ids=lambda f: f.__name__)
@@ -149,7 +152,7 @@ def test_several_outputs():
     test_rrule(quotient_and_product, np.array([1.5, 1.0]), 2.5)
     _, pullback = rrule(sin_and_cos, 0.4)
     test_rrule(sin_and_cos, 0.4, output_tangent=Tangent(tuple, 1.0, ZeroTangent()))  # one output unused
-    with pytest.raises(ValueError, match="got a cotangent with 1 parts for 2 outputs"):
+    with pytest.raises(ValueError, match=r"output cotangent has 1 parts, expected 2 \(one per output\)"):
         pullback((1.0,))
 
 
@@ -207,21 +210,31 @@ def test_wrong_definitions_are_clear_errors():
     def f(x, y):
         return x + y
 
-    with pytest.raises(TypeError, match=r"must name each argument \(no \*args\)"):
-        scalar_rule(f, lambda *args: 1.0)
+    with pytest.raises(TypeError, match=r"must name its parameters \(no \*args\)"):
+        scalar_rule(f, lambda *args: 1.0, lambda *args: 1.0)
     with pytest.raises(TypeError, match="1 types for 2 arguments"):
-        scalar_rule(f, lambda x, y: (1.0, 1.0), float)
-    g = make_two_argument_function()
-    scalar_rule(g, lambda x, y: 1.0)  # not a tuple for two arguments: reported when used
-    with pytest.raises(TypeError, match="must be a tuple"):
-        rrule(g, 1.0, 2.0)[1](1.0)
+        scalar_rule(f, lambda x, y: 1.0, lambda x, y: 1.0, types=(float,))
+    with pytest.raises(TypeError, match=r"1 partial\(s\) given for a function of 2 argument\(s\)"):
+        scalar_rule(f, lambda x, y, out: (1.0, 1.0))
+    with pytest.raises(TypeError, match="takes 3"):
+        scalar_rule(np.sin, lambda a, b, c: 1.0)
+    with pytest.raises(TypeError, match="one tuple of partials per output"):
+        scalar_rule(f, (lambda x, y: 1.0,), lambda x, y: 1.0)
+    with pytest.raises(TypeError, match="must be a callable, a number"):
+        scalar_rule(f, "1", ONE)
 
 
-def make_two_argument_function():
-    def add_them(x, y):
-        return x + y
+def test_constant_and_not_implemented_partials():
+    def scaled(x, k):
+        return 0.5 * x + k
 
-    return add_them
+    scalar_rule(scaled, 0.5, not_implemented("the derivative in k is not written"))
+    _, pullback = rrule(scaled, 2.0, 1.0)
+    _, dx, dk = pullback(1.0)
+    assert unthunk(dx) == 0.5
+    assert isinstance(unthunk(dk), NotImplementedTangent)
+    assert isinstance(frule((NoTangent(), 0.0, 1.0), scaled, 2.0, 1.0)[1], NotImplementedTangent)
+    test_rrule(scaled, 2.0, PrimalAndTangent(1.0, NoTangent()))
 
 
 # ---- non_differentiable -------------------------------------------------------------------------

@@ -40,9 +40,8 @@ from chainrules.rulesets.elementwise._common import (
     ONE,
     ZERO,
     Partial,
-    elementwise_rule,
-    multi_output_rule,
 )
+from chainrules_core import scalar_rule
 
 
 def _second(x1: Any, x2: Any, y: Any) -> Any:
@@ -90,5 +89,5 @@ DIVMOD_ROWS: list[tuple[Partial, ...]] = [(ZERO, ZERO), (ONE, _divmod_remainder_
 """Partials of ``divmod``'s outputs (quotient, remainder) with respect to its two arguments."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
-multi_output_rule(np.divmod, DIVMOD_ROWS)
+    scalar_rule(_f, *_partials)
+scalar_rule(np.divmod, *DIVMOD_ROWS)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import elementwise_rule
+from chainrules_core import scalar_rule
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -93,4 +93,4 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the ufuncs of this module, by ufunc."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
+    scalar_rule(_f, *_partials)

@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import ONE, ZERO, elementwise_rule, multi_output_rule, tangent_dtype
+from chainrules.rulesets.elementwise._common import ONE, ZERO, tangent_dtype
+from chainrules_core import scalar_rule
 
 
 def _one(x: Any) -> Any:
@@ -57,6 +58,6 @@ ROWS: dict[Any, list[tuple[Any, ...]]] = {
 """Partials of the two-output ufuncs (one row per output), by ufunc."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
+    scalar_rule(_f, *_partials)
 for _f, _rows in ROWS.items():
-    multi_output_rule(_f, _rows)
+    scalar_rule(_f, *_rows)

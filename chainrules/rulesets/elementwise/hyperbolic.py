@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import elementwise_rule
+from chainrules_core import scalar_rule
 
 
 def _sinh_partial(x: Any, y: Any) -> Any:
@@ -60,4 +60,4 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the ufuncs of this module, by ufunc."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
+    scalar_rule(_f, *_partials)

@@ -56,13 +56,21 @@ from chainrules.rulesets.elementwise._common import (
     ZERO_TANGENT,
     check_ufunc_keywords,
     differentiable,
-    elementwise_rule,
     fit_tangent,
     is_zero_tangent,
     project_argument,
     read_cotangent,
 )
-from chainrules_core import AbstractZero, NotImplementedTangent, Thunk, UnsupportedKeywordError, frule, rrule, unthunk
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Thunk,
+    UnsupportedKeywordError,
+    frule,
+    rrule,
+    scalar_rule,
+    unthunk,
+)
 
 
 def real_dtype(y: Any) -> np.dtype:
@@ -104,7 +112,7 @@ def _product(a: Any, b: Any) -> Any:
 
 
 def _extremum_partials(wins: Callable[[Any, Any], Any], nan_is_first: bool) -> dict[str, Any]:
-    """The ``elementwise_rule`` arguments of a binary extremum: the shared weight and two partials."""
+    """The ``scalar_rule`` arguments of a binary extremum: the shared weight and two partials."""
 
     def weight(x1: Any, x2: Any, y: Any) -> Any:
         return selection_weight(x1, x2, y, wins, x1 if nan_is_first else x2)
@@ -127,7 +135,7 @@ EXTREMA: dict[Any, dict[str, Any]] = {
 """The partials (selection weights) of the ufuncs of this module and the work they share, by ufunc."""
 
 for _f, _rule in EXTREMA.items():
-    elementwise_rule(_f, *_rule["partials"], shared=_rule["shared"])
+    scalar_rule(_f, *_rule["partials"], shared=_rule["shared"])
 
 
 # ---- clip ---------------------------------------------------------------------------------------------
@@ -245,13 +253,12 @@ def _clip_rules(clip: Any, name: str, min_names: tuple[str, ...], max_names: tup
         live = differentiable(y)
         diff = [live and differentiable(v) for v in (a, lo, hi)]
         weights = ClipWeights(a, lo, hi, y)
-        shape = np.shape(y)
 
         def cotangent(k: int, dy: Any) -> Any:
             return project_argument((a, lo, hi)[k], weights.share(k) * dy)
 
         def clip_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, shape, name)
+            dy = read_cotangent(dy, y, clip)
             if isinstance(dy, (AbstractZero, NotImplementedTangent)):
                 zero = ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
                 return (NO, *(zero if d else NO for d in diff), NO)

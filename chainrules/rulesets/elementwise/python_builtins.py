@@ -41,9 +41,7 @@ from chainrules.rulesets.elementwise._common import (
     SEQUENCE,
     ZERO_TANGENT,
     differentiable,
-    elementwise_rule,
     fit_tangent,
-    multi_output_rule,
     no_keywords,
     project_argument,
     read_cotangent,
@@ -62,13 +60,14 @@ from chainrules_core import (
     frule,
     non_differentiable,
     rrule,
+    scalar_rule,
     unbroadcast,
 )
 
 unary_rule(builtins.abs, abs_backward, abs_forward, keywords=no_keywords, positional_out=False)
-elementwise_rule(builtins.pow, *powers.POWER_PARTIALS, keywords=no_keywords, positional_out=False)
+scalar_rule(builtins.pow, *powers.POWER_PARTIALS, keywords=no_keywords, positional_out=False)
 non_differentiable(builtins.pow, numbers.Integral, numbers.Integral, numbers.Integral)
-multi_output_rule(builtins.divmod, arithmetic.DIVMOD_ROWS, keywords=no_keywords, positional_out=False)
+scalar_rule(builtins.divmod, *arithmetic.DIVMOD_ROWS, keywords=no_keywords, positional_out=False)
 unary_rule(builtins.round, zero_backward, zero_forward, keywords=no_keywords, extra=(("ndigits", object),))
 
 
@@ -77,7 +76,6 @@ unary_rule(builtins.round, zero_backward, zero_forward, keywords=no_keywords, ex
 def sum_rrule(iterable: Any, start: Any = 0) -> Any:
     """Reverse rule of ``sum(iterable, start=0)``."""
     y = builtins.sum(iterable, start)
-    shape = np.shape(y)
 
     def iterable_cotangent(dy: Any) -> Any:
         if isinstance(iterable, np.ndarray):
@@ -86,7 +84,7 @@ def sum_rrule(iterable: Any, start: Any = 0) -> Any:
         return sequence_cotangent(iterable, [dy] * len(iterable))
 
     def sum_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, shape, "sum")
+        dy = read_cotangent(dy, y, builtins.sum)
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):
             zero = ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
             return NO, zero, zero if differentiable(start) else NO
@@ -140,7 +138,7 @@ def _extremum_rules(f: Any) -> None:
             return y, constant_pullback
 
         def extremum_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, np.shape(y), name)
+            dy = read_cotangent(dy, y, f)
             if isinstance(dy, (AbstractZero, NotImplementedTangent)):
                 zero = ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
                 if len(args) == 1:

@@ -55,9 +55,7 @@ from chainrules.rulesets.elementwise._common import (
     ZERO,
     ZERO_TANGENT,
     differentiable,
-    elementwise_rule,
     fit_tangent,
-    multi_output_rule,
     no_keywords,
     project_argument,
     read_cotangent,
@@ -66,7 +64,16 @@ from chainrules.rulesets.elementwise._common import (
     unary_rule,
 )
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
-from chainrules_core import AbstractZero, NotImplementedTangent, Thunk, Varargs, frule, non_differentiable, rrule
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Thunk,
+    Varargs,
+    frule,
+    non_differentiable,
+    rrule,
+    scalar_rule,
+)
 
 REAL = numbers.Real
 """Argument type of the ``math`` rules: Python and NumPy real numbers."""
@@ -149,11 +156,11 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the ``math`` functions with elementwise rules, by function."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials, keywords=no_keywords, types=(REAL,) * len(_partials), positional_out=False)
-elementwise_rule(math.log, _log_x, _log_base, keywords=no_keywords, types=(REAL, REAL), positional_out=False)
-multi_output_rule(math.frexp, floating_point.ROWS[np.frexp], keywords=no_keywords, types=(REAL,),
+    scalar_rule(_f, *_partials, keywords=no_keywords, types=(REAL,) * len(_partials), positional_out=False)
+scalar_rule(math.log, _log_x, _log_base, keywords=no_keywords, types=(REAL, REAL), positional_out=False)
+scalar_rule(math.frexp, *floating_point.ROWS[np.frexp], keywords=no_keywords, types=(REAL,),
                   positional_out=False)
-multi_output_rule(math.modf, floating_point.ROWS[np.modf], keywords=no_keywords, types=(REAL,),
+scalar_rule(math.modf, *floating_point.ROWS[np.modf], keywords=no_keywords, types=(REAL,),
                   positional_out=False)
 unary_rule(math.fabs, abs_backward, abs_forward, keywords=no_keywords, types=(REAL,), positional_out=False)
 
@@ -173,7 +180,7 @@ def hypot_rrule(*coordinates: Any) -> Any:
     y = math.hypot(*coordinates)
 
     def hypot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, (), "hypot")
+        dy = read_cotangent(dy, y, math.hypot)
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):
             zero = ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
             return (NO, *(zero if differentiable(x) else NO for x in coordinates))
@@ -199,7 +206,7 @@ def dist_rrule(p: Any, q: Any) -> Any:
     y = math.dist(p, q)
 
     def dist_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, (), "dist")
+        dy = read_cotangent(dy, y, math.dist)
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):
             zero = ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
             return NO, zero, zero
@@ -227,7 +234,7 @@ def fsum_rrule(iterable: Any) -> Any:
     y = math.fsum(iterable)
 
     def fsum_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, (), "fsum")
+        dy = read_cotangent(dy, y, math.fsum)
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):
             return NO, ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
         if isinstance(iterable, np.ndarray):
@@ -266,10 +273,9 @@ def products_of_others(xs: list[Any]) -> list[Any]:
 def prod_rrule(iterable: Any, *, start: Any = 1) -> Any:
     """Reverse rule of ``math.prod(iterable, start=1)`` (``start`` is not differentiated)."""
     y = math.prod(iterable, start=start)
-    shape = np.shape(y)
 
     def prod_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, shape, "prod")
+        dy = read_cotangent(dy, y, math.prod)
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):
             return NO, ZERO_TANGENT if isinstance(dy, AbstractZero) else dy
         others = products_of_others(list(iterable))

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.elementwise import arithmetic, powers
-from chainrules.rulesets.elementwise._common import elementwise_rule, no_keywords, unary_rule
+from chainrules.rulesets.elementwise._common import no_keywords, unary_rule
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
-from chainrules_core import non_differentiable
+from chainrules_core import non_differentiable, scalar_rule
 
 PARTIALS: dict[Any, tuple[Any, ...]] = {
     operator.add: arithmetic.PARTIALS[np.add],
@@ -49,7 +49,7 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the operators with elementwise rules, by operator."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials, keywords=no_keywords, positional_out=False)
+    scalar_rule(_f, *_partials, keywords=no_keywords, positional_out=False)
 unary_rule(operator.abs, abs_backward, abs_forward, keywords=no_keywords, positional_out=False)
 
 NON_DIFFERENTIABLE = (

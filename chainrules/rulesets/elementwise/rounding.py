@@ -27,14 +27,14 @@ import numpy as np
 from chainrules.rulesets.elementwise._common import (
     ZERO,
     check_ufunc_keywords,
-    elementwise_rule,
     unary_rule,
     zero_backward,
     zero_forward,
 )
+from chainrules_core import scalar_rule
 
 for _f in (np.floor, np.ceil, np.trunc, np.rint):
-    elementwise_rule(_f, ZERO)
+    scalar_rule(_f, ZERO)
 
 _DECIMALS_OUT = (("decimals", numbers.Integral), ("out", object))
 

@@ -61,12 +61,11 @@ from chainrules_core import (
 def where_rrule(condition: Any, x: Any, y: Any) -> Any:
     """Reverse rule of ``np.where(condition, x, y)``."""
     out = np.where(condition, x, y)
-    shape = np.shape(out)
     live = differentiable(out)
     diff_x, diff_y = live and differentiable(x), live and differentiable(y)
 
     def where_pullback(dout: Any) -> tuple[Any, ...]:
-        dout = read_cotangent(dout, shape, "where")
+        dout = read_cotangent(dout, out, np.where)
         if isinstance(dout, (AbstractZero, NotImplementedTangent)):
             zero = ZERO_TANGENT if isinstance(dout, AbstractZero) else dout
             return NO, NO, zero if diff_x else NO, zero if diff_y else NO
@@ -116,7 +115,6 @@ def nan_to_num_rrule(x: Any, copy: Any = True, nan: Any = 0.0, posinf: Any = Non
     """Reverse rule of ``np.nan_to_num``."""
     _check_copy(x, copy)
     y = np.nan_to_num(x, copy, nan, posinf, neginf)
-    shape = np.shape(y)
     complex_input = is_complex(x)
     live = differentiable(y) and differentiable(x)
     replacements = (nan, posinf, neginf)
@@ -132,7 +130,7 @@ def nan_to_num_rrule(x: Any, copy: Any = True, nan: Any = 0.0, posinf: Any = Non
         return project_argument(replacements[k], total)
 
     def nan_to_num_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, shape, "nan_to_num")
+        dy = read_cotangent(dy, y, np.nan_to_num)
         if not live:
             return NO, NO, NO, NO, NO, NO
         if isinstance(dy, (AbstractZero, NotImplementedTangent)):

@@ -29,12 +29,12 @@ import numpy as np
 
 from chainrules.rulesets.elementwise._common import (
     ZERO,
-    elementwise_rule,
     is_complex,
     unary_rule,
     zero_cotangent,
     zero_tangent_of,
 )
+from chainrules_core import scalar_rule
 
 
 def _phase_map(z: Any, s: Any, d: Any) -> Any:
@@ -71,4 +71,4 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the ufuncs of this module with holomorphic-style rules, by ufunc."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
+    scalar_rule(_f, *_partials)

@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import elementwise_rule, no_keywords
+from chainrules.rulesets.elementwise._common import no_keywords
+from chainrules_core import scalar_rule
 
 
 def sinc_derivative(x: Any, y: Any) -> Any:
@@ -48,5 +49,5 @@ def i0_derivative(x: Any, y: Any) -> Any:
     return i1(x)
 
 
-elementwise_rule(np.sinc, sinc_derivative, keywords=no_keywords, positional_out=False)
-elementwise_rule(np.i0, i0_derivative, keywords=no_keywords, positional_out=False)
+scalar_rule(np.sinc, sinc_derivative, keywords=no_keywords, positional_out=False)
+scalar_rule(np.i0, i0_derivative, keywords=no_keywords, positional_out=False)

@@ -32,7 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import elementwise_rule, no_keywords, unary_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules.rulesets.elementwise._common import no_keywords, unary_rule
+from chainrules_core import Sample, sample_inputs, scalar_rule
 
 DEGREE = math.pi / 180
 """d radians / d degrees."""
@@ -94,7 +96,7 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 """Partial derivatives of the ufuncs of this module, by ufunc."""
 
 for _f, _partials in PARTIALS.items():
-    elementwise_rule(_f, *_partials)
+    scalar_rule(_f, *_partials)
 
 
 def _unwrap_backward(p: Any, y: Any, dy: Any, **params: Any) -> Any:
@@ -107,3 +109,30 @@ def _unwrap_forward(p: Any, y: Any, dp: Any, **params: Any) -> Any:
 
 unary_rule(np.unwrap, _unwrap_backward, _unwrap_forward, keywords=no_keywords,
            extra=(("discont", object), ("axis", object)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.sin, np.cos, np.tan, np.arctan)
+def _trigonometric_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-1.2, 0.3, 0.9], [0.1, -0.4, 1.1]]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.arcsin, np.arccos)
+def _inverse_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([-0.7, 0.2, 0.6]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.arctan2)
+def _arctan2_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[1.0, -0.5, 0.3], [-2.0, 0.7, 1.5]]), np.array([0.8, 1.3, -0.6]))
+
+
+@sample_inputs(np.deg2rad, np.radians, np.rad2deg, np.degrees)
+def _conversion_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([-30.0, 45.0, 90.5]))
+
+
+@sample_inputs(np.unwrap)
+def _unwrap_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([0.1, 3.0, 6.5, 0.2])), Sample(np.array([[0.1, 3.5], [6.2, -2.9]]), 2.5, 0,
+                                                            label="discont and axis by position")]

@@ -19,8 +19,9 @@ from chainrules import (
     rrule,
     unthunk,
 )
-from chainrules.rulesets.elementwise._common import MINUS_ONE, ONE, ZERO, elementwise_rule, unary_rule
+from chainrules.rulesets.elementwise._common import MINUS_ONE, ONE, ZERO, unary_rule
 from chainrules.testing import test_frule, test_rrule
+from chainrules_core import scalar_rule
 
 BINARY = [np.add, np.multiply, np.power, np.maximum, np.hypot]
 UNARY = [np.sin, np.exp, np.abs, np.floor, np.sign, np.conj]
@@ -113,11 +114,11 @@ def test_zero_derivative_gives_dense_zeros_of_the_input(sample):
     assert dy.dtype == np.float32 and not np.any(dy)
 
 
-def test_elementwise_rule_for_a_user_function(sample):
+def test_scalar_rule_for_a_user_function(sample):
     def scaled_difference(a, b, scale):
         return (a - b) * scale
 
-    elementwise_rule(scaled_difference, lambda a, b, s, y: s, lambda a, b, s, y: -s, lambda a, b, s, y: a - b,
+    scalar_rule(scaled_difference, lambda a, b, s, y: s, lambda a, b, s, y: -s, lambda a, b, s, y: a - b,
                      name="scaled_difference")
     a, b = sample((2, 3)), sample((3,))
     test_rrule(scaled_difference, a, b, 2.5)
@@ -125,11 +126,11 @@ def test_elementwise_rule_for_a_user_function(sample):
     test_rrule(scaled_difference, a, b, 2)  # an integer scale is not differentiated
 
 
-def test_elementwise_rule_constant_partials(sample):
+def test_scalar_rule_constant_partials(sample):
     def shift_and_flip(a, b, c):
         return a - b + 0 * c
 
-    elementwise_rule(shift_and_flip, ONE, MINUS_ONE, ZERO)
+    scalar_rule(shift_and_flip, ONE, MINUS_ONE, ZERO)
     a, b, c = sample((2, 3)), sample((3,)), sample((2, 1))
     test_rrule(shift_and_flip, a, b, c)
     test_frule(shift_and_flip, a, b, c)

@@ -1,0 +1,657 @@
+"""``scalar_rule``: the frule and the rrule of an elementwise function from its partial derivatives.
+
+This is how the library defines every elementwise rule (the NumPy ufuncs, ``math``,
+``operator``, ``scipy.special``), and how a user defines one::
+
+    scalar_rule(np.sin, np.cos)                                  # a partial that is a function
+    scalar_rule(np.exp, lambda x, y: y)                          # ... that reuses the output y
+    scalar_rule(np.hypot, lambda a, b, y: a / y, lambda a, b, y: b / y)
+    scalar_rule(np.add, ONE, ONE)                                # constant partials cost nothing
+    scalar_rule(sincos, (np.cos,), (lambda x: -np.sin(x),))      # several outputs: one row each
+
+Each partial is the derivative of the output with respect to one argument. It is called
+with the primal arguments, and also with the primal output (the tuple of outputs for a
+function with several) when it takes one more parameter than ``f`` has arguments. It may
+also be one of the constants :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`, a Python number,
+or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet.
+
+What the rules do
+-----------------
+* **Broadcasting**: each cotangent is summed over the axes broadcasting added
+  (``unbroadcast``) and projected onto its argument (``ProjectTo``): float32 stays float32.
+* **Integer and boolean arguments are not differentiated**: their cotangent is
+  ``NoTangent()``; an integer or boolean *output* (``np.add(1, 2)``) gives ``NoTangent()``
+  everywhere.
+* **Lazy partials**: each partial is computed only for the arguments that need it, inside
+  the argument's thunk when there are several, so an unused cotangent costs nothing.
+* **Complex numbers**, the holomorphic convention: a pushforward multiplies the tangent by
+  the partial, a pullback multiplies the cotangent by its conjugate (real partials are not
+  conjugated, so no copy is made). This is the adjoint in the real inner product
+  ``Re(sum(conj(a) * b))``, the convention of ChainRules.jl and PyTorch.
+* **Keywords**: ``out=`` (by keyword, or by position for a ufunc) and ``where=`` raise
+  :class:`UnsupportedKeywordError`; other keywords (``dtype=``...) are passed to ``f``.
+* **Cotangents** are read with :func:`~chainrules_core.read_cotangent` (one policy for
+  every rule of the library).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from chainrules_core.broadcasting import unbroadcast
+from chainrules_core.cotangents import differentiable, read_cotangent, read_cotangents
+from chainrules_core.projection import ProjectTo
+from chainrules_core.rules import _callable_name, frule, rrule
+from chainrules_core.tangents.base import AbstractTangent
+from chainrules_core.tangents.not_implemented import NotImplementedTangent
+from chainrules_core.tangents.structural import Tangent
+from chainrules_core.tangents.thunks import Thunk, unthunk
+from chainrules_core.tangents.zeros import AbstractZero, NoTangent, ZeroTangent
+
+__all__ = ["MINUS_ONE", "NUMERIC", "ONE", "ZERO", "UnsupportedKeywordError", "check_ufunc_keywords",
+           "reject_keywords", "scalar_rule"]
+
+NUMERIC = (numbers.Number, np.ndarray)
+"""The default argument types of :func:`scalar_rule`: Python/NumPy numbers and ndarrays."""
+
+NO = NoTangent()
+ZERO_TANGENT = ZeroTangent()
+
+
+class UnsupportedKeywordError(TypeError):
+    """A rule was asked to differentiate a call with a keyword it cannot honour (``out=``...)."""
+
+
+def reject_keywords(f: Any, kwargs: dict[str, Any], names: tuple[str, ...] = ("out", "where")) -> None:
+    """Raise :class:`UnsupportedKeywordError` if ``kwargs`` uses any of ``names`` (not ``None``).
+
+    Rules call this for keywords whose meaning they cannot differentiate, such as a ufunc's
+    ``out=`` (writes into an existing array) or ``where=`` (leaves entries unwritten).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import reject_keywords
+    >>> reject_keywords(np.sin, {"dtype": None})
+    >>> reject_keywords(np.sin, {"out": np.zeros(2)})
+    Traceback (most recent call last):
+    ...
+    chainrules_core.scalar_rules.UnsupportedKeywordError: numpy.sin: the keyword out= is not ...
+    """
+    for name in names:
+        if kwargs.get(name) is not None:
+            raise UnsupportedKeywordError(f"{_callable_name(f)}: the keyword {name}= is not "
+                                          "differentiable; call without it")
+
+
+def _out_given(out: Any) -> bool:
+    if out is None:
+        return False
+    if isinstance(out, tuple):
+        return any(o is not None for o in out)
+    return True
+
+
+def check_ufunc_keywords(f: Any, kwargs: dict[str, Any]) -> None:
+    """Raise :class:`UnsupportedKeywordError` for ``out=`` and for a ``where=`` that is not ``True``.
+
+    ``out=`` writes into an array the rule does not own and ``where=`` leaves entries of
+    the output unwritten; neither can be differentiated. The other ufunc keywords
+    (``dtype``, ``casting``, ``order``, ``subok``, ``signature``) are passed on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core.scalar_rules import check_ufunc_keywords
+    >>> check_ufunc_keywords(np.sin, {"dtype": np.float32, "where": True})
+    >>> check_ufunc_keywords(np.sin, {"where": np.array([True, False])})
+    Traceback (most recent call last):
+    ...
+    chainrules_core.scalar_rules.UnsupportedKeywordError: numpy.sin: the keyword where= is not ...
+    """
+    if not kwargs:
+        return
+    if _out_given(kwargs.get("out")):
+        raise UnsupportedKeywordError(f"{_callable_name(f)}: the keyword out= is not differentiable; "
+                                      "call without it")
+    where = kwargs.get("where", True)
+    if not (isinstance(where, (bool, np.bool_)) and where):
+        raise UnsupportedKeywordError(f"{_callable_name(f)}: the keyword where= is not differentiable "
+                                      "(it leaves entries of the output unwritten); call without it")
+
+
+# ---- constant partials -------------------------------------------------------------------------------
+class _Constant:
+    """A partial derivative that is the same constant everywhere (no array is built for it)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: Any) -> None:
+        self.name, self.value = name, value
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+ZERO = _Constant("ZERO", 0)
+"""The partial derivative is zero everywhere (floor, the second argument of copysign...)."""
+ONE = _Constant("ONE", 1)
+"""The partial derivative is one everywhere (add, positive...)."""
+MINUS_ONE = _Constant("MINUS_ONE", -1)
+"""The partial derivative is minus one everywhere (negative, the second argument of subtract)."""
+
+Partial = Callable[..., Any] | _Constant | NotImplementedTangent
+
+
+class _Scaled:
+    """A constant partial given as a Python number: ``partial(*args, y) == value``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, *args_and_y: Any) -> Any:
+        return self.value
+
+
+class _WithoutOutput:
+    """A partial that takes the arguments only, called as ``partial(*args, y)``."""
+
+    __slots__ = ("partial",)
+
+    def __init__(self, partial: Callable[..., Any]) -> None:
+        self.partial = partial
+
+    def __call__(self, *args_and_y: Any) -> Any:
+        return self.partial(*args_and_y[:-1])
+
+
+def _positional_arity(p: Any) -> int | None:
+    """How many positional arguments ``p`` takes, or None when it takes any number."""
+    if isinstance(p, np.ufunc):
+        return int(p.nin)
+    try:
+        params = inspect.signature(p).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(q.kind is q.VAR_POSITIONAL for q in params):
+        return None
+    return sum(1 for q in params if q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD))
+
+
+def _normalise_partial(p: Any, n: int, where: str, shared: bool = False) -> Any:
+    """Turn a user's partial into the internal form: a constant, or ``partial(*args, y)``."""
+    if isinstance(p, (_Constant, NotImplementedTangent)):
+        return p
+    if isinstance(p, numbers.Number) and not isinstance(p, bool):
+        if p == 0:
+            return ZERO
+        if p == 1:
+            return ONE
+        if p == -1:
+            return MINUS_ONE
+        return _Scaled(p)
+    if not callable(p):
+        raise TypeError(f"{where}: a partial must be a callable, a number, ZERO/ONE/MINUS_ONE or "
+                        f"not_implemented(...), got {type(p).__name__}")
+    arity = _positional_arity(p)
+    if shared:
+        if arity not in (None, n + 2):
+            raise TypeError(f"{where}: with shared=, a partial takes the {n} argument(s), the output and the "
+                            f"shared value ({n + 2} parameters); {getattr(p, '__name__', p)} takes {arity}")
+        return p
+    if arity is None:
+        raise TypeError(f"{where}: a partial must name its parameters (no *args): the {n} argument(s) of the "
+                        "function, then optionally its output")
+    if arity == n + 1:
+        return p
+    if arity == n:
+        return _WithoutOutput(p)
+    raise TypeError(f"{where}: a partial of a function of {n} argument(s) takes {n} parameters (the arguments) "
+                    f"or {n + 1} (the arguments, then the output); {getattr(p, '__name__', p)} takes {arity}")
+
+
+# ---- shared work of the partials ---------------------------------------------------------------------
+_UNSET: Any = object()
+
+
+class _SharedWork:
+    """``shared(*args, y)``, computed on first use and kept (one per rule call)."""
+
+    __slots__ = ("fn", "value")
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn, self.value = fn, _UNSET
+
+    def get(self, args_and_y: tuple[Any, ...]) -> Any:
+        if self.value is _UNSET:
+            self.value = self.fn(*args_and_y)
+        return self.value
+
+
+class _WithShared:
+    """A partial called as ``partial(*args, y, shared)``, with the shared work filled in."""
+
+    __slots__ = ("partial", "work")
+
+    def __init__(self, partial: Callable[..., Any], work: _SharedWork) -> None:
+        self.partial, self.work = partial, work
+
+    def __call__(self, *args_and_y: Any) -> Any:
+        return self.partial(*args_and_y, self.work.get(args_and_y))
+
+
+def _bind_shared(partials: Sequence[Any], shared: Callable[..., Any]) -> tuple[Any, ...]:
+    """The partials of one rule call, sharing one evaluation of ``shared``."""
+    work = _SharedWork(shared)
+    return tuple(p if isinstance(p, (_Constant, NotImplementedTangent)) else _WithShared(p, work)
+                 for p in partials)
+
+
+# ---- tangent helpers ---------------------------------------------------------------------------------
+def is_complex(x: Any) -> bool:
+    """Whether a value is complex (a Python, NumPy or array complex)."""
+    if isinstance(x, complex):
+        return True
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and dtype.kind == "c"
+
+
+def conj_if_complex(p: Any) -> Any:
+    """``conj(p)`` for complex ``p``; real ``p`` is returned as it is (``np.conj`` would copy)."""
+    return np.conj(p) if is_complex(p) else p
+
+
+def tangent_dtype(x: Any) -> np.dtype:
+    """The dtype of a tangent of ``x``: its own for floating and complex values, else float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core.scalar_rules import tangent_dtype
+    >>> tangent_dtype(np.ones(2, np.float32)), tangent_dtype(1j), tangent_dtype(3)
+    (dtype('float32'), dtype('complex128'), dtype('float64'))
+    """
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return np.dtype(np.complex128 if isinstance(x, complex) else np.float64)
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def zero_cotangent(x: Any) -> Any:
+    """A dense zero in the tangent space of ``x`` (its shape and dtype), or ``NoTangent()``.
+
+    The cotangent of an input whose partial derivative is zero everywhere (``floor``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core.scalar_rules import zero_cotangent
+    >>> zero_cotangent(np.ones(2, np.float32)), zero_cotangent(1.5), zero_cotangent(3)
+    (array([0., 0.], dtype=float32), 0.0, NoTangent())
+    """
+    if not differentiable(x):
+        return NO
+    return ProjectTo(x)(np.zeros(np.shape(x), tangent_dtype(x)))
+
+
+def zero_tangent_of(y: Any) -> Any:
+    """A dense zero tangent of the output ``y`` (the pushforward of a zero-derivative function)."""
+    if not differentiable(y):
+        return NO
+    return ProjectTo(y)(np.zeros(np.shape(y), tangent_dtype(y)))
+
+
+def fit_tangent(dy: Any, y: Any) -> Any:
+    """Fit a pushforward to the output: its shape (broadcast, copied) and its tangent dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core.scalar_rules import fit_tangent
+    >>> fit_tangent(np.float64(2.0), np.ones(2, np.float32))
+    array([2., 2.], dtype=float32)
+    """
+    if type(dy) is np.ndarray and type(y) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
+        return dy
+    shape = np.shape(y)
+    if np.shape(dy) != shape:
+        dy = np.broadcast_to(dy, shape).copy()
+    elif isinstance(dy, np.generic) and isinstance(y, np.generic) and dy.dtype == y.dtype:
+        return dy  # a NumPy scalar tangent of a NumPy scalar of the same dtype
+    return ProjectTo(y)(dy)
+
+
+def is_zero_tangent(dx: Any) -> bool:
+    """Whether a tangent stands for zero: a zero tangent or ``None``."""
+    return dx is None or isinstance(dx, AbstractZero)
+
+
+def project_argument(x: Any, g: Any) -> Any:
+    """Sum ``g`` over the axes broadcasting added to ``x`` and project it onto ``x``'s tangent space.
+
+    ``g`` is ``None`` for a zero partial: the cotangent is then a dense zero of ``x``'s
+    shape and dtype.
+    """
+    if g is None:
+        return zero_cotangent(x)
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype and g.shape == x.shape \
+            and x.dtype.kind in "fc":
+        return g  # already in the tangent space: the common case, without building a projector
+    shape = np.shape(x)
+    if np.shape(g) != shape:
+        g = unbroadcast(g, shape)
+    return ProjectTo(x)(g)
+
+
+def _weighted(partial: Any, args: tuple[Any, ...], y: Any, dy: Any) -> Any:
+    """``conj(partial) * dy`` (not yet summed over broadcast axes); ``None`` for a ZERO partial."""
+    if partial is ZERO:
+        return None
+    if partial is ONE:
+        return dy
+    if partial is MINUS_ONE:
+        return -dy
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # One expression: NumPy then multiplies into the partial's temporary (no new array).
+        return conj_if_complex(partial(*args, y)) * dy
+
+
+def _argument_cotangent(partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i: int) -> Any:
+    """``ProjectTo(args[i])(unbroadcast(conj(partial) * dy))``, with the constant partials free."""
+    if isinstance(partial, NotImplementedTangent):
+        return partial
+    return project_argument(args[i], _weighted(partial, args, y, dy))
+
+
+class _ArgumentCotangent:
+    """Thunk body: the cotangent of one argument of a scalar-rule pullback."""
+
+    __slots__ = ("args", "dy", "i", "partial", "y")
+
+    def __init__(self, partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i: int) -> None:
+        self.partial, self.args, self.y, self.dy, self.i = partial, args, y, dy, i
+
+    def __call__(self) -> Any:
+        return _argument_cotangent(self.partial, self.args, self.y, self.dy, self.i)
+
+
+def _pushforward(partials: Sequence[Any], args: tuple[Any, ...], y: Any, tangents: Sequence[Any],
+                 y_partial: Any = None) -> Any:
+    """``sum_i partial_i * dx_i`` fitted to the output ``y``; zeros cost nothing.
+
+    The partials are called as ``partial(*args, y_partial)`` (default ``y``; a multi-output
+    rule passes the tuple of all outputs).
+    """
+    if y_partial is None:
+        y_partial = y
+    total: Any = None
+    constant_zero = False
+    for i, partial in enumerate(partials):
+        dx = unthunk(tangents[i])
+        if is_zero_tangent(dx) or not differentiable(args[i]):
+            continue
+        if isinstance(dx, NotImplementedTangent):
+            return dx
+        if isinstance(partial, NotImplementedTangent):
+            return partial
+        if partial is ZERO:
+            constant_zero = True
+            continue
+        if partial is ONE:
+            term = dx
+        elif partial is MINUS_ONE:
+            term = -dx
+        else:
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                term = partial(*args, y_partial) * dx
+        total = term if total is None else total + term
+    if total is None:
+        return zero_tangent_of(y) if constant_zero else ZERO_TANGENT
+    return fit_tangent(total, y)
+
+
+# ---- positional out ----------------------------------------------------------------------------------
+def _raise_positional_out(f: Any) -> Callable[..., Any]:
+    """An rrule/frule body for a ufunc called with ``out`` by position (``np.sin(x, out)``)."""
+
+    def positional_out_rule(*args: Any, **kwargs: Any) -> Any:
+        raise UnsupportedKeywordError(f"{_callable_name(f)}: an output array given by position (out) is "
+                                      "not differentiable; call without it")
+
+    positional_out_rule.__name__ = f"{getattr(f, '__name__', 'f')}_positional_out_rule"
+    return positional_out_rule
+
+
+def _register_positional_out(f: Any, nin: int, nout: int = 1) -> None:
+    """Make ``f(*inputs, out1, ...)`` (outputs by position) raise instead of finding no rule."""
+    types = (NUMERIC,) * nin + ((np.ndarray, tuple),) + (object,) * (nout - 1)
+    body = _raise_positional_out(f)
+    rrule.register(f, *types)(body)
+
+    def positional_out_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
+        return body(*args, **kwargs)
+
+    positional_out_frule.__name__ = body.__name__
+    frule.register(f, *types)(positional_out_frule)
+
+
+# ---- the rules ---------------------------------------------------------------------------------------
+def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords: Callable[..., None],
+                         shared: Callable[..., Any] | None) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    n = len(partials)
+    all_partials = partials
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
+        keywords(f, kwargs)
+        y = f(*args, **kwargs)
+        diff = [differentiable(a) for a in args] if differentiable(y) else [False] * n
+        several = sum(diff) > 1
+        partials = _bind_shared(all_partials, shared) if shared is not None else all_partials
+
+        def scalar_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = read_cotangent(dy, y, f)
+            if isinstance(dy, AbstractTangent):
+                if isinstance(dy, AbstractZero):
+                    return (NO, *(ZERO_TANGENT if d else NO for d in diff))
+                return (NO, *(dy if d else NO for d in diff))  # not implemented: pass it on
+            if several:
+                return (NO, *(Thunk(_ArgumentCotangent(partials[i], args, y, dy, i)) if diff[i] else NO
+                              for i in range(n)))
+            return (NO, *(_argument_cotangent(partials[i], args, y, dy, i) if diff[i] else NO
+                          for i in range(n)))
+
+        scalar_pullback.__name__ = scalar_pullback.__qualname__ = f"{name}_pullback"
+        return y, scalar_pullback
+
+    def scalar_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
+        keywords(f, kwargs)
+        y = f(*args, **kwargs)
+        if not differentiable(y):
+            return y, NO
+        partials = _bind_shared(all_partials, shared) if shared is not None else all_partials
+        return y, _pushforward(partials, args, y, tangents[1:])
+
+    return scalar_rrule, scalar_frule
+
+
+def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, keywords: Callable[..., None],
+                        ) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    nout = len(rows)
+    n = len(rows[0])
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
+        keywords(f, kwargs)
+        ys = f(*args, **kwargs)
+        live = [differentiable(yk) for yk in ys]
+        diff = [differentiable(a) for a in args] if any(live) else [False] * n
+        several = sum(diff) > 1
+
+        def cotangent(i: int, parts: list[Any]) -> Any:
+            total: Any = None
+            for k in range(nout):
+                part = parts[k]
+                if not live[k] or part is None:
+                    continue
+                if isinstance(part, NotImplementedTangent):
+                    return part
+                partial = rows[k][i]
+                if isinstance(partial, NotImplementedTangent):
+                    return partial
+                g = _weighted(partial, args, ys, part)
+                if g is not None:
+                    total = g if total is None else total + g
+            return project_argument(args[i], total)
+
+        def scalar_pullback(dy: Any) -> tuple[Any, ...]:
+            parts = read_cotangents(dy, ys, f)
+            if isinstance(parts, AbstractZero):
+                return (NO, *(ZERO_TANGENT if d else NO for d in diff))
+            if isinstance(parts, NotImplementedTangent):
+                return (NO, *(parts if d else NO for d in diff))
+            if all(p is None for p in parts):
+                return (NO, *(ZERO_TANGENT if d else NO for d in diff))
+            if several:
+                return (NO, *(Thunk(functools.partial(cotangent, i, parts)) if diff[i] else NO for i in range(n)))
+            return (NO, *(cotangent(i, parts) if diff[i] else NO for i in range(n)))
+
+        scalar_pullback.__name__ = scalar_pullback.__qualname__ = f"{name}_pullback"
+        return ys, scalar_pullback
+
+    def scalar_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
+        keywords(f, kwargs)
+        ys = f(*args, **kwargs)
+        dys = [_pushforward(rows[k], args, yk, tangents[1:], ys) if differentiable(yk) else NO
+               for k, yk in enumerate(ys)]
+        return ys, Tangent(tuple, *dys)
+
+    return scalar_rrule, scalar_frule
+
+
+def _function_arity(f: Any) -> int | None:
+    """The number of positional arguments ``f`` takes, when that is fixed (a ufunc, a plain function)."""
+    if isinstance(f, np.ufunc):
+        return int(f.nin)
+    if not inspect.isfunction(f):
+        return None
+    params = inspect.signature(f).parameters.values()
+    if any(q.kind is q.VAR_POSITIONAL for q in params):
+        return None
+    required = [q for q in params if q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)
+                and q.default is q.empty]
+    return len(required)
+
+
+def scalar_rule(f: Callable[..., Any], *partials: Any, types: Sequence[Any] | None = None,
+                name: str | None = None, keywords: Callable[[Any, dict[str, Any]], None] | None = None,
+                shared: Callable[..., Any] | None = None, positional_out: bool | None = None) -> None:
+    """Register the frule and the rrule of an elementwise function from its partial derivatives.
+
+    Parameters
+    ----------
+    f : callable
+        The function, elementwise on NumPy arrays and numbers (a ufunc, a ``scipy.special``
+        function, or a composition of them).
+    *partials : callable, number, constant or tuple
+        One partial per argument of ``f``: the derivative of the output with respect to
+        that argument. A callable is called with the primal arguments, followed by the
+        primal output if it takes one more parameter than ``f`` has arguments; NumPy
+        broadcasting applies. A number, or :data:`ZERO` / :data:`ONE` / :data:`MINUS_ONE`,
+        is a constant partial; ``not_implemented("reason")`` marks a derivative nobody has
+        written yet. For a function with several outputs, pass one tuple of partials per
+        output (its rows); their callables receive the tuple of outputs.
+    types : sequence of types, optional
+        Types of the arguments (default :data:`NUMERIC` for each: Python/NumPy numbers and
+        ndarrays).
+    name : str, optional
+        Used in the names of the rules and pullbacks (default ``f.__name__``).
+    keywords : callable, optional
+        ``keywords(f, kwargs)`` raises for keywords the rule cannot honour (default: ``out=``
+        and ``where=``, see :func:`check_ufunc_keywords`); other keywords go to ``f``.
+    shared : callable, optional
+        Work the partials share: ``shared(*args, y)`` is computed at most once per call of
+        a rule, when the first partial needs it, and the partials are called as
+        ``partial(*args, y, s)``.
+    positional_out : bool, optional
+        Make ``f(*args, out)`` (an output array by position) raise
+        :class:`UnsupportedKeywordError` (default: for ufuncs).
+
+    Notes
+    -----
+    See the module docstring for broadcasting, integer arguments, thunks and complex
+    numbers. With several differentiable arguments the pullback returns thunks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import rrule, frule, scalar_rule, unthunk
+    >>> from chainrules_core.scalar_rules import ONE
+    >>> def my_sinh(x):
+    ...     return np.sinh(x)
+    >>> scalar_rule(my_sinh, np.cosh)
+    >>> y, pullback = rrule(my_sinh, 0.5)
+    >>> bool(np.isclose(pullback(1.0)[1], np.cosh(0.5)))
+    True
+    >>> def my_exp(x):
+    ...     return np.exp(x)
+    >>> scalar_rule(my_exp, lambda x, y: y)           # reuses the output
+    >>> frule((None, 2.0), my_exp, 0.0)
+    (np.float64(1.0), np.float64(2.0))
+    >>> def shift(x, c):
+    ...     return x + c
+    >>> scalar_rule(shift, ONE, ONE)
+    >>> y, pullback = rrule(shift, np.ones((2, 3)), 1)
+    >>> pullback(np.ones((2, 3)))[2]                  # an integer argument is not differentiated
+    NoTangent()
+    >>> def sin_and_cos(x):
+    ...     return np.sin(x), np.cos(x)
+    >>> scalar_rule(sin_and_cos, (np.cos,), (lambda x: -np.sin(x),))
+    >>> frule((None, 1.0), sin_and_cos, 0.0)[1]
+    Tangent(tuple, np.float64(1.0), np.float64(-0.0))
+    """
+    where = f"scalar_rule({_callable_name(f)})"
+    if not partials:
+        raise TypeError(f"{where}: give one partial per argument")
+    multi = all(isinstance(p, tuple) for p in partials)
+    if multi:
+        rows = tuple(tuple(row) for row in partials)
+        n = len(rows[0])
+        if any(len(row) != n for row in rows):
+            raise TypeError(f"{where}: every output's row must have one partial per argument")
+    elif any(isinstance(p, tuple) for p in partials):
+        raise TypeError(f"{where}: give either one partial per argument, or one tuple of partials per output")
+    else:
+        n = len(partials)
+    arity = _function_arity(f)
+    if arity is not None and arity != n:
+        raise TypeError(f"{where}: {n} partial(s) given for a function of {arity} argument(s)")
+    if types is None:
+        types = (NUMERIC,) * n
+    elif len(types) != n:
+        raise TypeError(f"{where}: {len(types)} types for {n} arguments")
+    name = str(name or getattr(f, "__name__", "f"))
+    check = keywords if keywords is not None else check_ufunc_keywords
+    if multi:
+        normal_rows = tuple(tuple(_normalise_partial(p, n, where) for p in row) for row in rows)
+        if shared is not None:
+            raise TypeError(f"{where}: shared= is for functions with one output")
+        rrule_impl, frule_impl = _multi_output_rules(f, normal_rows, name, check)
+        nout = len(rows)
+    else:
+        normal = tuple(_normalise_partial(p, n, where, shared is not None) for p in partials)
+        rrule_impl, frule_impl = _single_output_rules(f, normal, name, check, shared)
+        nout = 1
+    rrule_impl.__name__ = rrule_impl.__qualname__ = f"{name}_rrule"
+    frule_impl.__name__ = frule_impl.__qualname__ = f"{name}_frule"
+    rrule_impl.__doc__ = frule_impl.__doc__ = f"Elementwise rule of ``{_callable_name(f)}``."
+    rrule.register(f, *types)(rrule_impl)
+    frule.register(f, *types)(frule_impl)
+    if positional_out if positional_out is not None else isinstance(f, np.ufunc):
+        _register_positional_out(f, len(types), nout)
