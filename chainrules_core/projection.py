@@ -491,14 +491,58 @@ def _project_tangent_primal(x: Any) -> Projector:
     return _IDENTITY
 
 
+class SequenceProjector(Projector):
+    """Projector of a list or tuple that a function reads as an array (``np.sum([1.0, 2.0])``).
+
+    The cotangent is a ``Tangent`` of the same type with every element projected onto its
+    own space (integer elements get ``NoTangent()``). It accepts the cotangent as an ndarray
+    (rows are the elements, as ``np.asarray(seq)`` would have them), a ``Tangent``, a list or
+    a tuple.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules_core import cotangent_projector
+    >>> cotangent_projector([1.0, 2, np.ones(2)])([np.float64(3.0), 4.0, np.ones(2)])
+    Tangent(list, 3.0, NoTangent(), array([1., 1.]))
+    >>> cotangent_projector([[1.0, 2.0]])(np.array([[5.0, 6.0]]))
+    Tangent(list, Tangent(list, 5.0, 6.0))
+    """
+
+    __slots__ = ("elements", "primal_type")
+
+    def __init__(self, primal_type: type, elements: list[Callable[[Any], Any]]) -> None:
+        self.primal_type = primal_type
+        self.elements = elements
+
+    def project(self, dx: Any) -> Any:
+        if isinstance(dx, Tangent):
+            parts: Any = backing(dx)
+        elif isinstance(dx, (list, tuple, np.ndarray)):
+            parts = dx
+        else:
+            raise self.fail(f"a {self.primal_type.__name__} primal got a cotangent of type {type(dx).__name__}")
+        if len(parts) != len(self.elements):
+            raise self.fail(f"cotangent has {len(parts)} elements, expected {len(self.elements)}")
+        return Tangent(self.primal_type, *(p(d) for p, d in zip(self.elements, parts)))
+
+    def describe(self) -> str:
+        return f"{self.primal_type.__name__} of {len(self.elements)} elements"
+
+
 def cotangent_projector(x: Any) -> Callable[[Any], Any]:
     """The projector a rule applies to the cotangent of its argument ``x``.
 
-    It is ``ProjectTo(x)``, except for integer and boolean arguments (Python ``int`` and
-    ``bool``, NumPy integer and boolean scalars and arrays): those are indices, counts,
-    orders and flags, and by the library's convention a rule gives them ``NoTangent()``.
-    ``ProjectTo`` itself maps an integer primal to a floating tangent space (useful where
-    an integer is a value, as in a user's own rule); rules use this function.
+    It is ``ProjectTo(x)``, except for
+
+    * integer and boolean arguments (Python ``int`` and ``bool``, NumPy integer and boolean
+      scalars and arrays): those are indices, counts, orders and flags, and by the library's
+      convention a rule gives them ``NoTangent()``. ``ProjectTo`` itself maps an integer
+      primal to a floating tangent space (useful where an integer is a value, as in a user's
+      own rule); rules use this function;
+    * lists and plain tuples, which NumPy functions read as arrays: a :class:`SequenceProjector`
+      (a ``Tangent`` of the list, each element projected this way; ``NoTangent()`` if no
+      element is differentiable), which also accepts the cotangent as an ndarray.
 
     Examples
     --------
@@ -510,8 +554,23 @@ def cotangent_projector(x: Any) -> Callable[[Any], Any]:
     1.5
     >>> cotangent_projector(np.ones(2, np.float32))(np.ones(2))
     array([1., 1.], dtype=float32)
+    >>> cotangent_projector([1.0, 2.0])(np.array([3.0, 4.0]))
+    Tangent(list, 3.0, 4.0)
+    >>> cotangent_projector([1, 2])(np.array([3.0, 4.0]))
+    NoTangent()
     """
-    if isinstance(x, (bool, int, np.bool_, np.integer)) or (
-            isinstance(x, np.ndarray) and x.dtype.kind in "iub"):
+    t = type(x)
+    if t is np.ndarray:
+        if x.dtype.kind in "iub":
+            return _NO_TANGENT
+        return _project_ndarray(x)
+    if isinstance(x, (bool, int, np.bool_, np.integer)):
+        return _NO_TANGENT
+    if t is list or (t is tuple and not _is_namedtuple_type(t)):
+        elements = [cotangent_projector(e) for e in x]
+        if all(p is _NO_TANGENT for p in elements):
+            return _NO_TANGENT
+        return SequenceProjector(t, elements)
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iub":
         return _NO_TANGENT
     return ProjectTo(x)
