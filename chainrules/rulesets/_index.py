@@ -613,6 +613,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.linalg.aliases': [
+        'numpy.linalg:cross',
+        'numpy.linalg:matmul',
+        'numpy.linalg:outer',
+        'numpy.linalg:tensordot',
+        'numpy.linalg:trace',
+        'numpy.linalg:vecdot',
+    ],
     'chainrules.rulesets.linalg.balancing': [
         'scipy.linalg:matrix_balance',
     ],
@@ -725,6 +733,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:tanm',
     ],
     'chainrules.rulesets.linalg.nondifferentiable': [
+        'numpy.linalg:matrix_rank',
         'scipy.linalg:bandwidth',
         'scipy.linalg:dft',
         'scipy.linalg:find_best_blas_type',
@@ -749,16 +758,9 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.polar': [
         'scipy.linalg:polar',
     ],
-    'chainrules.rulesets.linalg.products': [
-        'numpy.linalg:cross',
-        'numpy.linalg:matmul',
+    'chainrules.rulesets.linalg.product_chains': [
         'numpy.linalg:matrix_power',
-        'numpy.linalg:matrix_rank',
         'numpy.linalg:multi_dot',
-        'numpy.linalg:outer',
-        'numpy.linalg:tensordot',
-        'numpy.linalg:trace',
-        'numpy.linalg:vecdot',
     ],
     'chainrules.rulesets.linalg.qr': [
         'numpy.linalg:qr',
@@ -878,14 +880,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
-    'chainrules.rulesets.structured.arithmetic': [
+    'chainrules.rulesets.structured_matrices.arithmetic': [
         'operator:add',
         'operator:mul',
         'operator:neg',
         'operator:sub',
         'operator:truediv',
     ],
-    'chainrules.rulesets.structured.constructors': [
+    'chainrules.rulesets.structured_matrices.constructors': [
         'chainrules.structured.base:StructuredMatrix.to_dense',
         'chainrules.structured:Bidiagonal',
         'chainrules.structured:Diagonal',
@@ -898,23 +900,23 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:array',
         'numpy:asarray',
     ],
-    'chainrules.rulesets.structured.diagonals': [
-        'numpy:diag',
-        'numpy:diagflat',
-        'numpy:tril',
-        'numpy:triu',
-    ],
-    'chainrules.rulesets.structured.linalg': [
+    'chainrules.rulesets.structured_matrices.determinants_and_solves': [
         'numpy.linalg:det',
         'numpy.linalg:inv',
         'numpy.linalg:slogdet',
         'numpy.linalg:solve',
     ],
-    'chainrules.rulesets.structured.products': [
+    'chainrules.rulesets.structured_matrices.diagonals': [
+        'numpy:diag',
+        'numpy:diagflat',
+        'numpy:tril',
+        'numpy:triu',
+    ],
+    'chainrules.rulesets.structured_matrices.matmul': [
         'numpy:matmul',
         'operator:matmul',
     ],
-    'chainrules.rulesets.structured.reductions': [
+    'chainrules.rulesets.structured_matrices.reductions': [
         'chainrules.structured.base:StructuredMatrix.diagonal',
         'chainrules.structured.base:StructuredMatrix.sum',
         'chainrules.structured.base:StructuredMatrix.trace',
@@ -923,7 +925,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:sum',
         'numpy:trace',
     ],
-    'chainrules.rulesets.structured.sparse': [
+    'chainrules.rulesets.structured_matrices.sparse': [
         'operator:matmul',
         'scipy.sparse._base:_spbase.T.fget',
         'scipy.sparse._base:_spbase.multiply',
@@ -939,10 +941,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse._dok:_dok_base.transpose',
         'scipy.sparse._lil:_lil_base.transpose',
     ],
-    'chainrules.rulesets.structured.sparse_solve': [
+    'chainrules.rulesets.structured_matrices.sparse_solve': [
         'scipy.sparse.linalg:spsolve',
     ],
-    'chainrules.rulesets.structured.transpose': [
+    'chainrules.rulesets.structured_matrices.transpose': [
         'chainrules.structured.base:StructuredMatrix.T.fget',
         'chainrules.structured.base:StructuredMatrix.adjoint',
         'chainrules.structured.base:StructuredMatrix.conj',
@@ -951,7 +953,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:matrix_transpose',
         'numpy:transpose',
     ],
-    'chainrules.rulesets.structured.triangular_solve': [
+    'chainrules.rulesets.structured_matrices.triangular_solve': [
         'scipy.linalg:solve_triangular',
     ],
 }

@@ -1,4 +1,5 @@
-"""``scipy.linalg`` functions declared non-differentiable: parameter-free matrices, structure tests, tools.
+"""``numpy.linalg`` and ``scipy.linalg`` functions declared non-differentiable: ranks, parameter-free matrices,
+structure tests, tools.
 
 Their outputs are integers or booleans (which have no tangent space), matrices whose
 values depend on no differentiable argument, or objects that are not numbers at all; their
@@ -9,6 +10,7 @@ rule.
 * **matrices of an integer size**: ``dft(n, scale)``, ``hadamard(n)``, ``helmert(n, full)``,
   ``hilbert(n)``, ``invhilbert(n, exact)``, ``pascal(n, kind, exact)``, ``invpascal(n, kind,
   exact)``: their entries are fixed numbers of ``n`` (``scale`` and ``kind`` are strings);
+* **ranks**: ``np.linalg.matrix_rank(A)`` (an integer: locally constant where it is defined);
 * **structure tests**: ``bandwidth(a)`` (a pair of integers), ``ishermitian(a, atol, rtol)``
   and ``issymmetric(a, atol, rtol)`` (booleans: piecewise constant in ``a``, so their
   derivative is zero wherever it exists);
@@ -27,6 +29,7 @@ Examples
 
 from __future__ import annotations
 
+import numpy as np
 import scipy.linalg
 
 from chainrules_core import non_differentiable
@@ -37,11 +40,14 @@ CONSTANT_MATRICES = (
 )
 """Matrices whose entries are fixed numbers of an integer size."""
 
+RANKS = (np.linalg.matrix_rank,)
+"""Integers: locally constant where they are defined."""
+
 STRUCTURE_TESTS = (scipy.linalg.bandwidth, scipy.linalg.ishermitian, scipy.linalg.issymmetric)
 """Functions returning integers or booleans about a matrix's structure."""
 
 BLAS_TOOLS = (scipy.linalg.find_best_blas_type, scipy.linalg.get_blas_funcs, scipy.linalg.get_lapack_funcs)
 """Lookup of BLAS and LAPACK routines: their outputs are not numbers."""
 
-for _f in CONSTANT_MATRICES + STRUCTURE_TESTS + BLAS_TOOLS:
+for _f in RANKS + CONSTANT_MATRICES + STRUCTURE_TESTS + BLAS_TOOLS:
     non_differentiable(_f)

@@ -26,7 +26,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.structured._common import NO, add_tangents, conj, passes_through, read_output, tangent_of
+from chainrules.rulesets.structured_matrices._tangents import (
+    NO,
+    add_tangents,
+    conj,
+    passes_through,
+    read_output,
+    tangent_of,
+)
 from chainrules.structured import LowerTriangular, UpperTriangular
 from chainrules.structured._triangular import TriangularMatrix
 from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast

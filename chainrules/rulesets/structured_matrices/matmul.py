@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured._common import (
+from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     STRUCTURED,
     conj,

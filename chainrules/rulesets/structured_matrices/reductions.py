@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured._common import NO, STRUCTURED, passes_through, tangent_of
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, tangent_of
 from chainrules.structured import StructuredMatrix
 from chainrules.structured.functions import normalise_axes
 from chainrules_core import (

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured._common import NO, STRUCTURED, passes_through, read_output, tangent_of
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, read_output, tangent_of
 from chainrules.structured import (
     Bidiagonal,
     Diagonal,

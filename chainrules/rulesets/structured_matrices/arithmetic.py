@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured._common import (
+from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     NUMBER_OR_ARRAY,
     STRUCTURED,

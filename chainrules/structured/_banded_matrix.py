@@ -1,11 +1,13 @@
-"""What the banded types (``Diagonal``, ``Bidiagonal``, ``Tridiagonal``, ``SymTridiagonal``) share (private).
+"""The base class of the banded types (``Diagonal``, ``Bidiagonal``, ``Tridiagonal``, ``SymTridiagonal``),
+their projector and their solvers (private).
 
 Each banded type stores a few diagonals and maps them to offsets (``_bands()``). From
 that map this module derives the dense form, the diagonals, the bandwidths, and the
 projector: it keeps the diagonals of the type, averaging the two off-diagonals of a
 ``SymTridiagonal``, without ever forming an ``n x n`` matrix. Tridiagonal solves reuse
 LAPACK's ``?gttrf`` factorization (LU with partial pivoting, ``O(n)``) for ``A``,
-``A^T`` and ``A^H``.
+``A^T`` and ``A^H``. The arithmetic on the diagonals themselves (``{offset: values}``
+dicts) is in :mod:`chainrules.structured._band_arithmetic`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg.lapack import get_lapack_funcs
 
-from chainrules.structured import _bands
+from chainrules.structured import _band_arithmetic
 from chainrules.structured._linalg import LUFactorization, SlogdetResult
 from chainrules.structured.base import StructuredMatrix, inexact
 from chainrules.structured.projection import StructuredProjector
@@ -75,10 +77,10 @@ class BandedMatrix(StructuredMatrix):
         return -min(min(offsets), 0), max(max(offsets), 0)
 
     def _to_dense(self) -> np.ndarray:
-        return _bands.to_dense(self._bands(), self.n, self.dtype)
+        return _band_arithmetic.to_dense(self._bands(), self.n, self.dtype)
 
     def _diagonal(self, offset: int) -> np.ndarray:
-        return _bands.diagonal(self._bands(), self.n, offset, self.dtype)
+        return _band_arithmetic.diagonal(self._bands(), self.n, offset, self.dtype)
 
     def _from_band_dict(self, bands: dict[int, np.ndarray]) -> StructuredMatrix:
         """A matrix of this type and flags with the given diagonals (those of the type only)."""
@@ -119,10 +121,10 @@ class BandedProjector(StructuredProjector):
     def _from_matrix(self, dx: Any) -> Any:
         if not isinstance(dx, (np.ndarray, StructuredMatrix)) and not hasattr(dx, "diagonal"):
             dx = np.asarray(dx)
-        return self._finish(_bands.gather(dx, self.offsets))
+        return self._finish(_band_arithmetic.gather(dx, self.offsets))
 
     def product(self, L: np.ndarray, R: np.ndarray) -> Any:
-        return self._finish(_bands.gather_product(L, R, self.offsets, self.n))
+        return self._finish(_band_arithmetic.gather_product(L, R, self.offsets, self.n))
 
     def diagonals(self, bands: dict[int, Any]) -> Any:
         return self._finish(bands)
@@ -166,7 +168,7 @@ class TridiagonalFactorization:
         self.swaps = 0
         if self.n < 3:
             # SciPy's ?gttrf wrapper rejects n < 3 (its du2 has n - 2 entries): use a dense LU
-            dense = _bands.to_dense({-1: dl, 0: d, 1: du}, self.n, dtype)
+            dense = _band_arithmetic.to_dense({-1: dl, 0: d, 1: du}, self.n, dtype)
             self.small = (dense, LUFactorization(dense) if self.n else None)
             return
         dl_f, d_f, du_f, du2, ipiv, info = gttrf(dl, d, du)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from chainrules.rulesets.structured._common import (
+from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     NUMBER_OR_ARRAY,
     conj,

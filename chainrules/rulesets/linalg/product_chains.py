@@ -1,33 +1,24 @@
-"""Matrix products of ``numpy.linalg``: ``matrix_power`` (negative powers too), ``multi_dot``, the
-``numpy.linalg`` spellings of ``matmul``, ``outer``, ``trace``, ``cross``, ``vecdot`` and
-``tensordot``; ``matrix_rank`` is non-differentiable. (``np.linalg.diagonal`` and
-``np.linalg.matrix_transpose`` have their rules with the array functions, in
-``chainrules.rulesets.arrays``.)
+"""Chains of matrix products: ``np.linalg.matrix_power`` (negative powers too) and ``np.linalg.multi_dot``.
+
+Both compute a product of matrices in an order NumPy chooses; the rules record the same
+products, in the same order (so the result is NumPy's, bit for bit), on a small tape and
+differentiate them by the product rule: ``d(L R) = dL R + L dR`` forwards, ``dL += dC R^H``
+and ``dR += L^H dC`` backwards.
 
 The maths:
 
 * ``matrix_power(A, n)``: NumPy computes ``A^n`` by repeated squaring (``O(log n)`` products,
-  after ``inv(A)`` for ``n < 0``). The rule records the same products, in the same order (so
-  the result is NumPy's, bit for bit), and differentiates them by the product rule:
-  ``d(L R) = dL R + L dR`` forwards, ``dL += dC R^H`` and ``dR += L^H dC`` backwards. That is
-  ``O(log n)`` products each way instead of the ``n`` terms of
-  ``sum_i A^i dA A^(n-1-i)``. Negative powers add ``inv``'s rule, ``dA = -Y^H dY Y^H``.
-  ``n = 0`` gives the identity, whose derivative is zero.
+  after ``inv(A)`` for ``n < 0``). Differentiating those products costs ``O(log n)`` products
+  each way instead of the ``n`` terms of ``sum_i A^i dA A^(n-1-i)``. Negative powers add
+  ``inv``'s rule, ``dA = -Y^H dY Y^H``. ``n = 0`` gives the identity, whose derivative is zero.
 * ``multi_dot(arrays)``: NumPy multiplies in the cheapest order (dynamic programming on the
   chain's shapes, Cormen et al., "Introduction to Algorithms", 15.2); the rule uses the same
   order and differentiates the products of that tree, so its pullback costs about twice the
   primal. A 1-d first (last) array is a row (column), as in NumPy.
-* the ``numpy.linalg`` spellings compute what their NumPy counterparts compute, so their
-  rules are those of the counterparts (``np.matmul``, ``np.outer``, ``np.trace`` on the last
-  two axes, ``np.cross``, ``np.vecdot``, ``np.tensordot``), looked up in the registry at
-  call time. Input
-  the ``numpy.linalg`` function rejects (``outer`` of 2-d arrays, ``cross`` of 2-vectors) gets
-  its own error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -49,7 +40,6 @@ from chainrules_core import (
     Tangent,
     ZeroTangent,
     frule,
-    non_differentiable,
     reject_keywords,
     rrule,
 )
@@ -327,62 +317,3 @@ def multi_dot_frule(tangents: Any, arrays: Any, **kwargs: Any) -> Any:
     if dy is None:
         return y, ZeroTangent()
     return y, ProjectTo(y)(np.reshape(dy, np.shape(y)))
-
-
-# ---- the numpy.linalg spellings --------------------------------------------------------------------------------------
-def _alias(f: Callable[..., Any], counterpart: Callable[..., Any], types: tuple[Any, ...],
-           keywords: Callable[[dict[str, Any]], dict[str, Any]],
-           accepts: Callable[..., bool] | None = None) -> None:
-    """Register rules for ``f`` that run the rules of ``counterpart``, which computes the same thing."""
-    name = f.__name__
-
-    def linalg_alias_rrule(*args: Any, **kwargs: Any) -> Any:
-        if accepts is not None and not accepts(*args, **kwargs):
-            return primal_error(f, *args, **kwargs)
-        result = rrule(counterpart, *args, **keywords(kwargs))
-        if result is None:
-            return None
-        y, counterpart_pullback = result
-
-        def linalg_alias_pullback(dy: Any) -> tuple[Any, ...]:
-            return counterpart_pullback(dy)
-
-        linalg_alias_pullback.__name__ = linalg_alias_pullback.__qualname__ = f"{name}_pullback"
-        return y, linalg_alias_pullback
-
-    def linalg_alias_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
-        if accepts is not None and not accepts(*args, **kwargs):
-            return primal_error(f, *args, **kwargs)
-        return frule(tangents, counterpart, *args, **keywords(kwargs))
-
-    linalg_alias_rrule.__name__ = linalg_alias_rrule.__qualname__ = f"linalg_{name}_rrule"
-    linalg_alias_frule.__name__ = linalg_alias_frule.__qualname__ = f"linalg_{name}_frule"
-    rrule.register(f, *types)(linalg_alias_rrule)
-    frule.register(f, *types)(linalg_alias_frule)
-
-
-def _same(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return kwargs
-
-
-def _last_two_axes(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return {**kwargs, "axis1": -2, "axis2": -1}
-
-
-def _three_vectors(x1: np.ndarray, x2: np.ndarray, axis: int = -1) -> bool:
-    try:
-        return x1.shape[axis] == 3 and x2.shape[axis] == 3
-    except IndexError:
-        return False
-
-
-_ARRAYS = (np.ndarray, np.ndarray)
-_alias(np.linalg.matmul, np.matmul, _ARRAYS, _same)
-_alias(np.linalg.outer, np.outer, _ARRAYS, _same, lambda x1, x2: x1.ndim == 1 and x2.ndim == 1)
-_alias(np.linalg.trace, np.trace, (np.ndarray,), _last_two_axes, lambda x, **kw: x.ndim >= 2)
-_alias(np.linalg.cross, np.cross, _ARRAYS, _same, lambda x1, x2, axis=-1: _three_vectors(x1, x2, axis))
-_alias(np.linalg.vecdot, np.vecdot, _ARRAYS, _same)
-_alias(np.linalg.tensordot, np.tensordot, _ARRAYS, _same)
-
-# The rank is an integer: locally constant where it is defined.
-non_differentiable(np.linalg.matrix_rank)

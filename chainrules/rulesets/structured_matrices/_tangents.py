@@ -37,7 +37,7 @@ def conj(x: Any) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.rulesets.structured._common import conj
+    >>> from chainrules.rulesets.structured_matrices._tangents import conj
     >>> a = np.ones(2)
     >>> conj(a) is a, conj(np.array([1j]))
     (True, array([-0.-1.j]))
@@ -62,7 +62,7 @@ def read_output(dy: Any, project_y: Callable[[Any], Any]) -> Any:
     >>> import numpy as np
     >>> from chainrules import ProjectTo, Thunk, ZeroTangent
     >>> from chainrules.structured import Diagonal
-    >>> from chainrules.rulesets.structured._common import read_output
+    >>> from chainrules.rulesets.structured_matrices._tangents import read_output
     >>> project_y = ProjectTo(Diagonal(np.ones(2)))
     >>> read_output(Thunk(lambda: np.eye(2)), project_y)
     Diagonal(array([1., 1.]))

@@ -23,7 +23,7 @@ def index(n: int, offset: int) -> tuple[slice, slice]:
 
     Examples
     --------
-    >>> from chainrules.structured._bands import index
+    >>> from chainrules.structured._band_arithmetic import index
     >>> index(4, 1), index(4, -1)
     ((slice(0, 3, None), slice(1, 4, None)), (slice(1, 4, None), slice(0, 3, None)))
     """
@@ -43,7 +43,7 @@ def to_dense(bands: Bands, n: int, dtype: Any) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.structured._bands import to_dense
+    >>> from chainrules.structured._band_arithmetic import to_dense
     >>> to_dense({0: np.array([1.0, 2.0]), 1: np.array([3.0])}, 2, np.float64)
     array([[1., 3.],
            [0., 2.]])
@@ -115,7 +115,7 @@ def gather_product(L: np.ndarray, R: np.ndarray, offsets: Any, n: int) -> Bands:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.structured._bands import gather_product
+    >>> from chainrules.structured._band_arithmetic import gather_product
     >>> L, R = np.arange(6.0).reshape(3, 2), np.arange(6.0).reshape(2, 3)
     >>> gather_product(L, R, (0, 1), 3)[0], np.diagonal(L @ R)
     (array([ 3., 14., 33.]), array([ 3., 14., 33.]))

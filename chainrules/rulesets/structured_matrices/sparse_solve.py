@@ -23,7 +23,14 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg
 
-from chainrules.rulesets.structured._common import NO, add_tangents, conj, passes_through, read_output, tangent_of
+from chainrules.rulesets.structured_matrices._tangents import (
+    NO,
+    add_tangents,
+    conj,
+    passes_through,
+    read_output,
+    tangent_of,
+)
 from chainrules.structured.base import as_columns, inexact
 from chainrules.structured.sparse import SPARSE_TYPES
 from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule
