@@ -3,8 +3,10 @@ and ``tensordot``.
 
 Each computes what its NumPy counterpart computes (``np.matmul``, ``np.outer``, ``np.trace``
 on the last two axes, ``np.cross``, ``np.vecdot``, ``np.tensordot``), so its rules are those
-of the counterpart, looked up in the registry at call time. Input the ``numpy.linalg``
-function rejects (``outer`` of 2-d arrays, ``cross`` of 2-vectors) gets its own error.
+of the counterpart, looked up in the registry at call time (the output cotangent is read
+here first, so that a bad one gets an error naming the ``numpy.linalg`` function). Input the
+``numpy.linalg`` function rejects (``outer`` of 2-d arrays, ``cross`` of 2-vectors) gets its
+own error.
 (``np.linalg.diagonal`` and ``np.linalg.matrix_transpose`` have their rules with the array
 functions, in ``chainrules.rulesets.arrays``.)
 """
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.linalg._utils import primal_error
-from chainrules_core import frule, rrule
+from chainrules_core import Sample, frule, read_cotangent, rrule, sample_inputs
 
 
 # ---- the numpy.linalg spellings --------------------------------------------------------------------------------------
@@ -36,7 +38,7 @@ def _alias(f: Callable[..., Any], counterpart: Callable[..., Any], types: tuple[
         y, counterpart_pullback = result
 
         def linalg_alias_pullback(dy: Any) -> tuple[Any, ...]:
-            return counterpart_pullback(dy)
+            return counterpart_pullback(read_cotangent(dy, y, f"numpy.linalg.{name}"))
 
         linalg_alias_pullback.__name__ = linalg_alias_pullback.__qualname__ = f"{name}_pullback"
         return y, linalg_alias_pullback
@@ -74,3 +76,61 @@ _alias(np.linalg.trace, np.trace, (np.ndarray,), _last_two_axes, lambda x, **kw:
 _alias(np.linalg.cross, np.cross, _ARRAYS, _same, lambda x1, x2, axis=-1: _three_vectors(x1, x2, axis))
 _alias(np.linalg.vecdot, np.vecdot, _ARRAYS, _same)
 _alias(np.linalg.tensordot, np.tensordot, _ARRAYS, _same)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.matmul)
+def _matmul_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3, 4)), rng.standard_normal((4, 2)), label="stack times matrix"),
+        Sample(rng.standard_normal(3), rng.standard_normal((2, 3, 4)), label="vector times stack"),
+        Sample(rng.standard_normal((2, 3)).astype(np.float32), rng.standard_normal((3, 2)).astype(np.float32),
+               label="float32"),
+        Sample(rng.standard_normal((2, 3)) + 1j, rng.standard_normal(3), label="complex"),
+    ]
+
+
+@sample_inputs(np.linalg.outer)
+def _outer_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal(3), rng.standard_normal(4), label="real"),
+        Sample(rng.standard_normal(3) + 1j, rng.standard_normal(2).astype(np.float32), label="complex, float32"),
+    ]
+
+
+@sample_inputs(np.linalg.trace)
+def _trace_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3, 4)), label="stack"),
+        Sample(rng.standard_normal((3, 4)), fkwargs={"offset": 1}, label="offset=1"),
+        Sample(rng.standard_normal((3, 3)) + 1j, fkwargs={"offset": -1, "dtype": np.complex128},
+               label="complex, offset=-1"),
+    ]
+
+
+@sample_inputs(np.linalg.cross)
+def _cross_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3)), rng.standard_normal(3), label="broadcast"),
+        Sample(rng.standard_normal((3, 2)), rng.standard_normal((3, 2)), fkwargs={"axis": 0}, label="axis=0"),
+        Sample(rng.standard_normal(3) + 1j, rng.standard_normal(3), label="complex"),
+    ]
+
+
+@sample_inputs(np.linalg.vecdot)
+def _vecdot_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3)), rng.standard_normal(3), label="broadcast"),
+        Sample(rng.standard_normal((3, 2)), rng.standard_normal((3, 2)), fkwargs={"axis": 0}, label="axis=0"),
+        Sample(rng.standard_normal(3) + 1j, rng.standard_normal(3) - 2j, label="complex (x1 conjugated)"),
+    ]
+
+
+@sample_inputs(np.linalg.tensordot)
+def _tensordot_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3, 4)), rng.standard_normal((3, 4, 2)), label="two axes (default)"),
+        Sample(rng.standard_normal((2, 3)), rng.standard_normal((3, 4)), fkwargs={"axes": 1}, label="axes=1"),
+        Sample(rng.standard_normal((2, 3)) + 1j, rng.standard_normal((2, 3)), fkwargs={"axes": ([0, 1], [0, 1])},
+               label="complex, explicit axes"),
+    ]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from chainrules_core import non_differentiable
+from chainrules_core import Sample, non_differentiable, sample_inputs
 
 CONSTANT_MATRICES = (
     scipy.linalg.dft, scipy.linalg.hadamard, scipy.linalg.helmert, scipy.linalg.hilbert, scipy.linalg.invhilbert,
@@ -51,3 +51,33 @@ BLAS_TOOLS = (scipy.linalg.find_best_blas_type, scipy.linalg.get_blas_funcs, sci
 
 for _f in RANKS + CONSTANT_MATRICES + STRUCTURE_TESTS + BLAS_TOOLS:
     non_differentiable(_f)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.matrix_rank)
+def _matrix_rank_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(rng.standard_normal((3, 3)), label="full rank"),
+            Sample(rng.standard_normal((3, 2)) @ rng.standard_normal((2, 3)), fkwargs={"tol": 1e-8}, label="rank 2")]
+
+
+@sample_inputs(*CONSTANT_MATRICES)
+def _constant_matrix_samples() -> list[Sample]:
+    return [Sample(4, label="n = 4")]
+
+
+@sample_inputs(*STRUCTURE_TESTS)
+def _structure_test_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    return [Sample(a + a.T, label="symmetric"), Sample(np.triu(a), label="upper triangular")]
+
+
+@sample_inputs(scipy.linalg.find_best_blas_type)
+def _blas_type_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample((rng.standard_normal(2),), label="one float64 array")]
+
+
+@sample_inputs(scipy.linalg.get_blas_funcs, scipy.linalg.get_lapack_funcs)
+def _routine_lookup_samples(rng: np.random.Generator) -> list[Sample]:
+    # No names: the Fortran routines a lookup returns cannot be deep-copied, which the testers do with every
+    # output; the empty list they return for no names can, and the rule is the same (NoTangent() for all).
+    return [Sample((), (rng.standard_normal((2, 2)),), label="no names, an array")]

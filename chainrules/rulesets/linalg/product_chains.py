@@ -23,25 +23,21 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    mH,
-    not_implemented_in,
-    output_cotangent,
-    output_parts,
-    passes_through,
-    primal_error,
-    project_to,
-    tangent_value,
-)
+from chainrules.rulesets._samples import well_conditioned
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, primal_error, tangent_parts, tangent_value
 from chainrules.rulesets.linalg.inverses import inv_pullback_of, inv_pushforward_of
 from chainrules_core import (
     ProjectTo,
+    Sample,
     Tangent,
     ZeroTangent,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
 )
 
 
@@ -137,12 +133,12 @@ def matrix_power_rrule(a: np.ndarray, n: Any = None) -> Any:
     if not _valid_power(a, n):
         return primal_error(np.linalg.matrix_power, a, n)
     n = int(n)  # type: ignore[arg-type]
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
     if n == 0:
         y = np.linalg.matrix_power(a, 0)
 
         def matrix_power_zero_pullback(dy: Any) -> tuple[Any, Any, Any]:
-            output_cotangent(dy, y.shape, "matrix_power pullback: output cotangent")
+            read_cotangent(dy, y, "numpy.linalg.matrix_power")
             return NO, project_a(ZeroTangent()), NO
 
         return y, matrix_power_zero_pullback
@@ -150,7 +146,7 @@ def matrix_power_rrule(a: np.ndarray, n: Any = None) -> Any:
     y = a if n == 1 else tape.values[out]
 
     def matrix_power_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dy = output_cotangent(dy, y.shape, "matrix_power pullback: output cotangent")
+        dy = read_cotangent(dy, y, "numpy.linalg.matrix_power")
         if passes_through(dy):
             return NO, project_a(dy), NO
         dbase = tape.pullback(out, dy)[0]
@@ -278,10 +274,10 @@ def multi_dot_rrule(arrays: Any, **kwargs: Any) -> Any:
         return None
     tape, out, _, y = computed
     result_shape = tape.values[out].shape
-    projectors = [project_to(a) for a in arrays]
+    projectors = [cotangent_projector(a) for a in arrays]
 
     def multi_dot_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = output_cotangent(dy, np.shape(y), "multi_dot pullback: output cotangent")
+        dy = read_cotangent(dy, y, "numpy.linalg.multi_dot")
         if passes_through(dy):
             return NO, dy
         grads = tape.pullback(out, np.reshape(dy, result_shape))
@@ -308,7 +304,8 @@ def multi_dot_frule(tangents: Any, arrays: Any, **kwargs: Any) -> Any:
     if computed is None:
         return None
     tape, out, matrices, y = computed
-    parts = output_parts(tangents[1], [f"arrays[{i}]" for i in range(len(arrays))], "multi_dot frule")
+    parts = tangent_parts(tangents[1], [f"arrays[{i}]" for i in range(len(arrays))],
+                          "numpy.linalg.multi_dot frule: tangent of arrays")
     missing = not_implemented_in(*parts)
     if missing is not None:
         return y, missing
@@ -317,3 +314,31 @@ def multi_dot_frule(tangents: Any, arrays: Any, **kwargs: Any) -> Any:
     if dy is None:
         return y, ZeroTangent()
     return y, ProjectTo(y)(np.reshape(dy, np.shape(y)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.matrix_power)
+def _matrix_power_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [
+        *(Sample(a, n, label=f"n={n}") for n in (0, 1, 2, 3, 5, -1, -3)),
+        Sample(a.astype(np.float32), 4, label="float32"),
+        Sample(well_conditioned(3, rng, np.complex128), 3, label="complex"),
+        Sample(np.stack([a, well_conditioned(3, rng)]), 6, label="stack"),
+        Sample(a, fkwargs={"n": 5}, label="n by keyword"),
+    ]
+
+
+@sample_inputs(np.linalg.multi_dot)
+def _multi_dot_samples(rng: np.random.Generator) -> list[Sample]:
+    def arrays(*shapes: tuple[int, ...], dtype: Any = np.float64) -> list[np.ndarray]:
+        return [rng.standard_normal(s).astype(dtype) for s in shapes]
+
+    return [
+        Sample(arrays((3, 4), (4, 2)), label="two matrices"),
+        Sample(arrays((2, 3), (3, 4), (4, 5), (5, 2)), label="four matrices (the cheapest order)"),
+        Sample(arrays((3,), (3, 4), (4,)), label="1-d ends"),
+        Sample(tuple(arrays((2, 3), (3, 3), (3,))), label="a tuple"),
+        Sample(arrays((2, 3), (3, 2), dtype=np.float32), label="float32"),
+        Sample([rng.standard_normal((2, 3)) + 1j, rng.standard_normal((3, 2))], label="complex"),
+    ]

@@ -275,10 +275,10 @@ def test_scipy_eig_generalized_returns_thunks(rand, spd):
 def test_eig_wrong_cotangents(rand):
     a = general(rand, (3, 3), np.float64)
     _, pullback = rrule(np.linalg.eig, a)
-    with pytest.raises(ProjectionError, match=r"np.linalg.eig pullback: cotangent of eigenvectors"):
+    with pytest.raises(ProjectionError, match=r"numpy.linalg.eig pullback: cotangent of output 1 has shape \(3, 2\)"):
         pullback((rand((3,)), rand((3, 2))))
     _, pullback = rrule(sla.eig, a, left=True)
-    with pytest.raises(ValueError, match="2 parts, expected 3"):
+    with pytest.raises(ProjectionError, match=r"scipy\.linalg\.eig pullback: output cotangent has 2 parts, expected 3"):
         pullback((rand((3,)), rand((3, 3))))
 
 

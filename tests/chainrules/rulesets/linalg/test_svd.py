@@ -330,7 +330,8 @@ def test_svd_cotangent_kinds(rand):
 def test_svd_wrong_cotangents(rand):
     a = rand((4, 3))
     _, pullback = rrule(np.linalg.svd, a, False)
-    with pytest.raises(ProjectionError, match=r"np.linalg.svd pullback: cotangent of U .*\(4, 4\).*\(4, 3\)"):
+    with pytest.raises(ProjectionError, match=r"numpy.linalg.svd pullback: cotangent of output 0 has shape \(4, 4\), "
+                                              r"expected shape \(4, 3\)"):
         pullback((rand((4, 4)), rand((3,)), rand((3, 3))))
     _, pullback = rrule(sla.svdvals, a)
     with pytest.raises(ProjectionError, match=r"scipy.linalg.svdvals pullback"):
