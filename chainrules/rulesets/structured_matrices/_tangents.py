@@ -1,12 +1,16 @@
-"""Helpers shared by the rules for structured matrices and sparse arrays (private).
+"""How the rules for structured matrices and sparse arrays read and build tangents (private).
 
 Conventions of this package, implemented once:
 
-* the output cotangent is read by :func:`read_output`: thunks are unthunked, zeros and
-  not-implemented tangents come back unchanged (the pullback passes them on); anything
-  else is projected onto the output's tangent space with ``project_y``, which raises a
-  :class:`~chainrules_core.ProjectionError` naming the pullback for a wrong shape. A
-  structured output so accepts its own type, a dense matrix or a structural ``Tangent``;
+* the output cotangent is read by :func:`read_output`: the core's
+  :func:`~chainrules_core.read_cotangent` (its one policy: zeros and not-implemented
+  tangents come back unchanged, ``None``, strings, wrong shapes... raise a
+  :class:`~chainrules_core.ProjectionError` naming the function), then the projection onto
+  the output's tangent space. A structured or sparse output also accepts the cotangents
+  only its type has: its own type (or another structured type, a sparse array) and a
+  structural ``Tangent`` of its fields, which go to the projector (whose errors are
+  re-raised naming the function);
+* the frules read their input tangents with :func:`tangent_of` (``None`` for a zero);
 * each input's cotangent is a ``Thunk`` when a pullback returns several
   (:func:`lazy`), and is projected with ``ProjectTo`` of that input;
 * conjugation is skipped for real arrays (:func:`conj`), so real pullbacks allocate no
@@ -20,9 +24,22 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from chainrules.structured.base import StructuredMatrix
-from chainrules_core import AbstractZero, NoTangent, NotImplementedTangent, ProjectTo, Thunk, ZeroTangent, unthunk
+from chainrules_core import (
+    AbstractZero,
+    NoTangent,
+    NotImplementedTangent,
+    ProjectionError,
+    ProjectTo,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    passes_through,
+    read_cotangent,
+    unthunk,
+)
 
 NO = NoTangent()
 NUMBER = (numbers.Number,)
@@ -49,27 +66,38 @@ def conj(x: Any) -> Any:
     return x
 
 
-def passes_through(dy: Any) -> bool:
-    """Whether a cotangent is a zero or a not-implemented tangent (the pullback passes it on)."""
-    return isinstance(dy, (AbstractZero, NotImplementedTangent))
+def read_output(dy: Any, y: Any, f: str, project_y: Callable[[Any], Any] | None = None) -> Any:
+    """The output cotangent of ``f`` (its public name) at its output ``y``, read and projected onto ``y``'s
+    tangent space.
 
-
-def read_output(dy: Any, project_y: Callable[[Any], Any]) -> Any:
-    """The output cotangent, unthunked and projected onto the output's space (zeros pass).
+    Zeros and not-implemented tangents are returned unchanged (the pullback passes them
+    on). ``project_y`` defaults to ``ProjectTo(y)``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules import ProjectTo, Thunk, ZeroTangent
+    >>> from chainrules import Thunk, ZeroTangent
     >>> from chainrules.structured import Diagonal
     >>> from chainrules.rulesets.structured_matrices._tangents import read_output
-    >>> project_y = ProjectTo(Diagonal(np.ones(2)))
-    >>> read_output(Thunk(lambda: np.eye(2)), project_y)
+    >>> y = Diagonal(np.ones(2))
+    >>> read_output(Thunk(lambda: np.eye(2)), y, "f")
     Diagonal(array([1., 1.]))
-    >>> read_output(ZeroTangent(), project_y)
+    >>> read_output(ZeroTangent(), y, "f")
     ZeroTangent()
+    >>> read_output(None, y, "mymodule.f")
+    Traceback (most recent call last):
+    ...
+    chainrules_core.projection.ProjectionError: mymodule.f pullback: output cotangent is a NoneType, ...
     """
+    project_y = ProjectTo(y) if project_y is None else project_y
     dy = unthunk(dy)
+    structured_y = isinstance(y, StructuredMatrix) or sp.issparse(y)
+    if structured_y and (isinstance(dy, (StructuredMatrix, Tangent)) or sp.issparse(dy)):
+        try:
+            return unthunk(project_y(dy))
+        except ProjectionError as err:
+            raise ProjectionError(f"{f} pullback: output cotangent: {err}") from None
+    dy = read_cotangent(dy, y, f)
     if passes_through(dy):
         return dy
     return unthunk(project_y(dy))

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.rulesets.structured_matrices._samples import KINDS, every_kind, structured
 from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     NUMBER_OR_ARRAY,
@@ -29,13 +30,33 @@ from chainrules.rulesets.structured_matrices._tangents import (
     add_tangents,
     conj,
     dense,
-    passes_through,
     pushforward,
     read_output,
     tangent_of,
 )
+from chainrules.structured import (
+    Bidiagonal,
+    Diagonal,
+    Hermitian,
+    LowerTriangular,
+    Symmetric,
+    SymTridiagonal,
+    Tridiagonal,
+    UpperTriangular,
+)
 from chainrules.structured.base import StructuredMatrix, is_scalar
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 
 def _fit(dY: Any, x: Any) -> Any:
@@ -51,10 +72,10 @@ def _fit(dY: Any, x: Any) -> Any:
 # ---- + and - -----------------------------------------------------------------------------------------------
 def _sum_rrule(sign: int, a: Any, b: Any) -> Any:
     y = a + b if sign == 1 else a - b
-    project_a, project_b, project_y = ProjectTo(a), ProjectTo(b), ProjectTo(y)
+    project_a, project_b, project_y = cotangent_projector(a), cotangent_projector(b), ProjectTo(y)
 
     def add_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "operator.add" if sign == 1 else "operator.sub", project_y)
         if passes_through(dY):
             return NO, project_a(dY), project_b(dY)
         da = Thunk(lambda: project_a(_fit(dY, a)))
@@ -192,11 +213,11 @@ def _elementwise_cotangents(A: StructuredMatrix, M: np.ndarray, y: Any, dY: Any,
 
 def _product_rrule(A: StructuredMatrix, c: Any, matrix_first: bool, divide: bool) -> Any:
     y = A / c if divide else (A * c if matrix_first else c * A)
-    project_A, project_c, project_y = ProjectTo(A), ProjectTo(c), ProjectTo(y)
+    project_A, project_c, project_y = cotangent_projector(A), cotangent_projector(c), ProjectTo(y)
     scalar = is_scalar(c)
 
     def mul_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "operator.truediv" if divide else "operator.mul", project_y)
         if passes_through(dY):
             dA, dc = project_A(dY), project_c(dY)
         elif scalar:
@@ -342,10 +363,10 @@ def neg_rrule(A: StructuredMatrix) -> Any:
     Diagonal(array([-1., -1.]))
     """
     y = -A
-    project_A, project_y = ProjectTo(A), ProjectTo(y)
+    project_A, project_y = cotangent_projector(A), ProjectTo(y)
 
     def neg_pullback(dy: Any) -> tuple[Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "operator.neg", project_y)
         return NO, project_A(dY if passes_through(dY) else -dY)
 
     return y, neg_pullback
@@ -367,3 +388,42 @@ def neg_frule(tangents: Any, A: StructuredMatrix) -> Any:
     """
     dA = tangent_of(tangents[1])
     return -A, ZeroTangent() if dA is None else ProjectTo(A)(-dA)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(operator.add, operator.sub)
+def _sum_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, structured(rng, cls, lower), label=f"{label} and the same kind")
+           for (label, m), (cls, lower) in zip(every_kind(rng), KINDS)]
+    out += [
+        Sample(structured(rng, Diagonal), structured(rng, Bidiagonal), label="Diagonal and Bidiagonal"),
+        Sample(structured(rng, UpperTriangular), rng.standard_normal((3, 3)), label="UpperTriangular and an ndarray"),
+        Sample(rng.standard_normal(3), structured(rng, Symmetric, True), label="a row and Symmetric (broadcast)"),
+        Sample(structured(rng, Hermitian, False, 3, np.complex128), 1.5, label="complex Hermitian and a number"),
+        Sample(structured(rng, Tridiagonal, False, 3, np.float32), structured(rng, Tridiagonal), label="float32"),
+    ]
+    return out
+
+
+@sample_inputs(operator.mul)
+def _mul_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, 1.7, label=f"{label} times a number") for label, m in every_kind(rng)]
+    out += [
+        Sample(-0.8, structured(rng, LowerTriangular), label="a number times LowerTriangular"),
+        Sample(structured(rng, Diagonal, False, 3, np.complex128), 2.0 - 1.0j, label="complex"),
+        Sample(structured(rng, SymTridiagonal), rng.standard_normal((3, 3)), label="elementwise by an ndarray"),
+        Sample(rng.standard_normal(3), structured(rng, Bidiagonal, True), label="a row times Bidiagonal"),
+    ]
+    return out
+
+
+@sample_inputs(operator.truediv)
+def _truediv_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(structured(rng, Symmetric), 2.5, label="Symmetric by a number"),
+            Sample(structured(rng, Bidiagonal, False, 3, np.complex128), 1.0 + 0.5j, label="complex"),
+            Sample(structured(rng, Diagonal), rng.standard_normal((3, 3)) + 3, label="elementwise by an ndarray")]
+
+
+@sample_inputs(operator.neg)
+def _neg_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(m, label=label) for label, m in every_kind(rng)]

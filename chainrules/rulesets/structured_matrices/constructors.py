@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, read_output, tangent_of
+from chainrules.rulesets.structured_matrices._samples import every_kind, structured
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, read_output, tangent_of
 from chainrules.structured import (
     Bidiagonal,
     Diagonal,
@@ -38,7 +39,16 @@ from chainrules.structured import (
     UpperTriangular,
 )
 from chainrules.structured._wrapped import triangle
-from chainrules_core import ProjectTo, ZeroTangent, frule, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+)
 
 
 def _self_adjoint_cotangent(C: Any, lower: bool, hermitian: bool) -> np.ndarray:
@@ -67,13 +77,13 @@ _ADJOINTS: dict[type, Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]] = {
 def _constructor_rrule(cls: type, arrays: tuple[np.ndarray, ...], flags: tuple[Any, ...]) -> Any:
     y = cls(*arrays, *flags)
     project_y = ProjectTo(y)
-    projectors = tuple(ProjectTo(a) for a in arrays)
+    projectors = tuple(cotangent_projector(a) for a in arrays)
     trailing = (NO,) * len(flags)
     adjoint = _ADJOINTS[cls]
     name = cls.__name__
 
     def constructor_pullback(dy: Any) -> tuple[Any, ...]:
-        C = read_output(dy, project_y)
+        C = read_output(dy, y, f"chainrules.structured.{name}", project_y)
         if passes_through(C):
             return (NO, *(p(C) for p in projectors), *trailing)
         if len(arrays) == 1:
@@ -355,12 +365,12 @@ def symtridiagonal_frule(tangents: Any, dv: np.ndarray, ev: np.ndarray) -> Any:
 
 
 # ---- leaving the structure: to_dense, np.asarray, np.array ------------------------------------------------
-def _densify_rrule(y: np.ndarray, S: StructuredMatrix, n_options: int) -> Any:
-    project_S, project_y = ProjectTo(S), ProjectTo(y)
+def _densify_rrule(y: np.ndarray, S: StructuredMatrix, n_options: int, name: str) -> Any:
+    project_S, project_y = cotangent_projector(S), ProjectTo(y)
     trailing = (NO,) * n_options
 
     def to_dense_pullback(dy: Any) -> tuple[Any, ...]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, name, project_y)
         if not passes_through(dY):
             dY = np.reshape(dY, S.shape)  # np.array(S, ndmin=3) adds a leading axis
         return (NO, project_S(dY), *trailing)
@@ -389,7 +399,7 @@ def to_dense_rrule(S: StructuredMatrix) -> Any:
     UpperTriangular(array([[1., 1.],
                            [0., 1.]]))
     """
-    return _densify_rrule(S.to_dense(), S, 0)
+    return _densify_rrule(S.to_dense(), S, 0, "StructuredMatrix.to_dense")
 
 
 @frule.register(StructuredMatrix.to_dense, STRUCTURED)
@@ -423,7 +433,7 @@ def asarray_rrule(a: StructuredMatrix, dtype: Any = None, order: Any = None, **k
     >>> pullback(np.ones((2, 2)))[1]
     Diagonal(array([1., 1.]))
     """
-    return _densify_rrule(np.asarray(a, dtype, order, **kwargs), a, 2)
+    return _densify_rrule(np.asarray(a, dtype, order, **kwargs), a, 2, "numpy.asarray")
 
 
 @frule.register(np.asarray, STRUCTURED)
@@ -457,7 +467,7 @@ def array_rrule(a: StructuredMatrix, dtype: Any = None, **kwargs: Any) -> Any:
     >>> pullback(np.ones((2, 2), np.float32))[1]
     Diagonal(array([1., 1.]))
     """
-    return _densify_rrule(np.array(a, dtype, **kwargs), a, 1)
+    return _densify_rrule(np.array(a, dtype, **kwargs), a, 1, "numpy.array")
 
 
 @frule.register(np.array, STRUCTURED)
@@ -475,3 +485,62 @@ def array_frule(tangents: Any, a: StructuredMatrix, dtype: Any = None, **kwargs:
            [0., 2.]])
     """
     return _densify_frule(np.array(a, dtype, **kwargs), tangents)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(Diagonal)
+def _diagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    d = rng.standard_normal(3)
+    return [Sample(d, label="real"), Sample(d.astype(np.float32), label="float32"),
+            Sample(d + 1j * rng.standard_normal(3), label="complex")]
+
+
+@sample_inputs(UpperTriangular, LowerTriangular)
+def _triangular_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    return [Sample(a, label="real"), Sample(a.astype(np.float32), label="float32"),
+            Sample(a + 1j * rng.standard_normal((3, 3)), label="complex")]
+
+
+@sample_inputs(Symmetric, Hermitian)
+def _self_adjoint_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    return [Sample(a, label="upper triangle"), Sample(a, True, label="lower=True by position"),
+            Sample(a.astype(np.float32), fkwargs={"lower": True}, label="float32, lower by keyword"),
+            Sample(a + 1j * rng.standard_normal((3, 3)), label="complex")]
+
+
+@sample_inputs(Bidiagonal)
+def _bidiagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    dv, ev = rng.standard_normal(3), rng.standard_normal(2)
+    return [Sample(dv, ev, label="upper"), Sample(dv, ev, True, label="lower=True by position"),
+            Sample(dv.astype(np.float32), ev.astype(np.float32), fkwargs={"lower": True}, label="float32, lower"),
+            Sample(dv + 1j, ev, label="complex")]
+
+
+@sample_inputs(Tridiagonal)
+def _tridiagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    dl, d, du = rng.standard_normal(2), rng.standard_normal(3), rng.standard_normal(2)
+    return [Sample(dl, d, du, label="real"), Sample(dl.astype(np.float32), d.astype(np.float32),
+                                                    du.astype(np.float32), label="float32"),
+            Sample(dl, d + 1j, du, label="complex")]
+
+
+@sample_inputs(SymTridiagonal)
+def _symtridiagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    dv, ev = rng.standard_normal(3), rng.standard_normal(2)
+    return [Sample(dv, ev, label="real"), Sample(dv.astype(np.float32), ev.astype(np.float32), label="float32"),
+            Sample(dv + 1j, ev - 1j, label="complex")]
+
+
+@sample_inputs(StructuredMatrix.to_dense, np.asarray, np.array)
+def _densify_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, label=label) for label, m in every_kind(rng)]
+    out.append(Sample(structured(rng, Symmetric, False, 3, np.complex128), label="complex Symmetric"))
+    out.append(Sample(structured(rng, Diagonal, False, 3, np.float32), label="float32 Diagonal"))
+    return out
+
+
+@sample_inputs(np.asarray, np.array)
+def _densify_with_dtype_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(structured(rng, Bidiagonal, False, 3, np.float32), np.float64, label="float32 to float64 (dtype)")]

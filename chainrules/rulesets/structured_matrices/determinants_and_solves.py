@@ -27,29 +27,39 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.rulesets.structured_matrices._samples import every_kind, structured
 from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     STRUCTURED,
     add_tangents,
     conj,
     dense,
-    passes_through,
     read_output,
     tangent_of,
 )
-from chainrules.structured import StructuredMatrix
+from chainrules.structured import (
+    Bidiagonal,
+    Diagonal,
+    Hermitian,
+    StructuredMatrix,
+    Symmetric,
+    Tridiagonal,
+    UpperTriangular,
+)
 from chainrules.structured._linalg import products_except_each, solve
 from chainrules.structured.base import as_columns, inexact
 from chainrules_core import (
     ProjectTo,
-    Tangent,
+    Sample,
     Thunk,
     ZeroTangent,
-    backing,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
-    unthunk,
+    sample_inputs,
 )
 
 
@@ -64,14 +74,6 @@ def _trace_of_inverse_times(A: StructuredMatrix, dA: Any) -> Any:
     if _triangular_like(A):
         return np.sum(np.diagonal(dA) / A.diagonal())
     return np.trace(solve(A, dense(dA)))
-
-
-def _read_scalar(dy: Any, where: str) -> Any:
-    dy = unthunk(dy)
-    if passes_through(dy):
-        return dy
-    check_cotangent_shape(dy, (), where)
-    return np.asarray(dy).reshape(())[()]
 
 
 # ---- det -------------------------------------------------------------------------------------------------------
@@ -89,10 +91,10 @@ def det_rrule(a: StructuredMatrix) -> Any:
     (np.float64(0.0), Diagonal(array([0., 6., 0.])))
     """
     y = a._det()
-    project_a: Any = ProjectTo(a)
+    project_a: Any = cotangent_projector(a)
 
     def det_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = _read_scalar(dy, "det pullback: output cotangent")
+        dy = read_cotangent(dy, y, "numpy.linalg.det")
         if passes_through(dy):
             return NO, project_a(dy)
         return NO, project_a(dy * a._adjugate_adjoint_in(project_a))
@@ -126,17 +128,6 @@ def det_frule(tangents: Any, a: StructuredMatrix) -> Any:
 
 
 # ---- slogdet ----------------------------------------------------------------------------------------------------
-def _slogdet_parts(dy: Any) -> tuple[Any, Any]:
-    """``(d_sign, d_logabsdet)`` from a cotangent of ``slogdet``'s output (tuple, Tangent or namedtuple)."""
-    parts = backing(dy) if isinstance(dy, Tangent) else tuple(dy)
-    if isinstance(parts, dict):
-        return unthunk(parts.get("sign", ZeroTangent())), unthunk(parts.get("logabsdet", ZeroTangent()))
-    if len(parts) != 2:
-        raise ValueError(f"slogdet pullback: the output cotangent has {len(parts)} parts, expected 2 "
-                         "(sign, logabsdet)")
-    return unthunk(parts[0]), unthunk(parts[1])
-
-
 @rrule.register(np.linalg.slogdet, STRUCTURED)
 def slogdet_rrule(a: StructuredMatrix) -> Any:
     """Reverse rule of ``np.linalg.slogdet(A)``: ``dA = g * inv(A)^H`` projected (see the module docstring).
@@ -153,15 +144,20 @@ def slogdet_rrule(a: StructuredMatrix) -> Any:
     """
     y = a._slogdet()
     sign = y[0]
-    project_a: Any = ProjectTo(a)
+    project_a: Any = cotangent_projector(a)
 
     def slogdet_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = unthunk(dy)
-        if passes_through(dy):
-            return NO, project_a(dy)
-        d_sign, d_logabsdet = _slogdet_parts(dy)
-        g: Any = 0.0 if passes_through(d_logabsdet) else np.real(d_logabsdet)
-        if np.iscomplexobj(sign) and not passes_through(d_sign):
+        parts = read_cotangents(dy, y, "numpy.linalg.slogdet")
+        if passes_through(parts):
+            return NO, project_a(parts)
+        for part in parts:
+            if passes_through(part):  # a not-implemented part
+                return NO, project_a(part)
+        d_sign, d_logabsdet = parts
+        if d_logabsdet is None and (d_sign is None or not np.iscomplexobj(sign)):
+            return NO, project_a(ZeroTangent())
+        g: Any = 0.0 if d_logabsdet is None else np.real(d_logabsdet)
+        if np.iscomplexobj(sign) and d_sign is not None:
             g = g - 1j * np.imag(np.conj(d_sign) * sign)
         return NO, project_a(g * a._inverse_adjoint_in(project_a))
 
@@ -210,11 +206,11 @@ def inv_rrule(a: StructuredMatrix) -> Any:
     (Diagonal(array([0.5 , 0.25])), Diagonal(array([-0.25  , -0.0625])))
     """
     y = a._inv()
-    project_a, project_y = ProjectTo(a), ProjectTo(y)
+    project_a, project_y = cotangent_projector(a), ProjectTo(y)
     yh = _adjoint_of(y)
 
     def inv_pullback(dy: Any) -> tuple[Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "numpy.linalg.inv", project_y)
         if passes_through(dY):
             return NO, project_a(dY)
         return NO, project_a(-(yh @ dY @ yh))
@@ -261,11 +257,11 @@ def solve_rrule(a: StructuredMatrix, b: Any) -> Any:
     factorization = a._factorize()
     b_dense = dense(b)
     x = solve(a, b_dense, factorization)
-    project_a: Any = ProjectTo(a)
-    project_b, project_x = ProjectTo(b), ProjectTo(x)
+    project_a: Any = cotangent_projector(a)
+    project_b, project_x = cotangent_projector(b), ProjectTo(x)
 
     def solve_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dx = read_output(dy, project_x)
+        dx = read_output(dy, x, "numpy.linalg.solve", project_x)
         if passes_through(dx):
             return NO, project_a(dx), project_b(dx)
         db = solve(a, dx, factorization, trans="C")
@@ -301,3 +297,22 @@ def solve_frule(tangents: Any, a: StructuredMatrix, b: Any) -> Any:
     if rhs is None:
         return x, ZeroTangent()
     return x, ProjectTo(x)(solve(a, rhs, factorization))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.det, np.linalg.slogdet, np.linalg.inv)
+def _structured_determinant_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, label=label) for label, m in every_kind(rng)]
+    out += [Sample(structured(rng, Tridiagonal, False, 4, np.complex128), label="complex Tridiagonal"),
+            Sample(structured(rng, Hermitian, True, 3, np.complex128), label="complex Hermitian"),
+            Sample(structured(rng, UpperTriangular, False, 3, np.float32), label="float32 UpperTriangular")]
+    return out
+
+
+@sample_inputs(np.linalg.solve)
+def _structured_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, rng.standard_normal(3), label=f"{label}, vector b") for label, m in every_kind(rng)]
+    out += [Sample(structured(rng, Tridiagonal, False, 4), rng.standard_normal((4, 2)), label="two columns"),
+            Sample(structured(rng, Symmetric, False, 3, np.complex128), rng.standard_normal(3), label="complex"),
+            Sample(structured(rng, Diagonal), structured(rng, Bidiagonal), label="a structured right-hand side")]
+    return out

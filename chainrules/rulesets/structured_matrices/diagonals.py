@@ -23,8 +23,22 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, read_output, tangent_of
-from chainrules_core import InplaceableThunk, ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast
+from chainrules.rulesets.structured_matrices._samples import structured
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, read_output, tangent_of
+from chainrules.structured import Symmetric, Tridiagonal
+from chainrules_core import (
+    InplaceableThunk,
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 
 def _add_to_diagonal(acc: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
@@ -58,10 +72,10 @@ def diag_rrule(v: np.ndarray, k: int = 0) -> Any:
     """
     y = np.diag(v, k)
     k = int(k)
-    project_v, project_y = ProjectTo(v), ProjectTo(y)
+    project_v, project_y = cotangent_projector(v), ProjectTo(y)
 
     def diag_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        d = read_output(dy, project_y)
+        d = read_output(dy, y, "numpy.diag", project_y)
         if passes_through(d):
             return NO, project_v(d), NO
         if v.ndim == 1:
@@ -110,10 +124,10 @@ def diagflat_rrule(v: np.ndarray, k: int = 0) -> Any:
     array([[3., 4.]])
     """
     y = np.diagflat(v, k)
-    project_v, project_y = ProjectTo(v), ProjectTo(y)
+    project_v, project_y = cotangent_projector(v), ProjectTo(y)
 
     def diagflat_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        d = read_output(dy, project_y)
+        d = read_output(dy, y, "numpy.diagflat", project_y)
         if passes_through(d):
             return NO, project_v(d), NO
         return NO, project_v(np.diagonal(d, int(k)).reshape(v.shape)), NO
@@ -142,12 +156,12 @@ def diagflat_frule(tangents: Any, v: np.ndarray, k: int = 0) -> Any:
 def _triangle_rrule(f: Any, m: Any, k: Any) -> Any:
     dense_m = m.to_dense() if isinstance(m, STRUCTURED) else m
     y = f(dense_m, k)
-    project_m, project_y = ProjectTo(m), ProjectTo(y)
+    project_m, project_y = cotangent_projector(m), ProjectTo(y)
     shape = np.shape(m)
     name = f.__name__
 
     def triangle_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        d = read_output(dy, project_y)
+        d = read_output(dy, y, f"numpy.{name}", project_y)
         if passes_through(d):
             return NO, project_m(d), NO
         return NO, project_m(unbroadcast(f(d, k), shape)), NO
@@ -226,3 +240,39 @@ def tril_frule(tangents: Any, m: Any, k: int = 0) -> Any:
            [1., 1.]])
     """
     return _triangle_frule(np.tril, tangents, m, k)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.diag)
+def _diag_samples(rng: np.random.Generator) -> list[Sample]:
+    v, m = rng.standard_normal(3), rng.standard_normal((3, 4))
+    return [
+        Sample(v, label="a vector: a diagonal matrix"),
+        Sample(v, -1, label="a vector on diagonal k=-1 (by position)"),
+        Sample(m, label="a matrix: its diagonal"),
+        Sample(m, fkwargs={"k": 1}, label="a matrix, k=1 by keyword"),
+        Sample(m.astype(np.float32), label="float32"),
+        Sample(v + 1j * rng.standard_normal(3), label="complex"),
+    ]
+
+
+@sample_inputs(np.diagflat)
+def _diagflat_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 2)), label="a matrix, flattened"),
+        Sample(rng.standard_normal(3), 1, label="k=1 by position"),
+        Sample(rng.standard_normal(3).astype(np.float32), fkwargs={"k": -2}, label="float32, k by keyword"),
+        Sample(rng.standard_normal(2) + 1j, label="complex"),
+    ]
+
+
+@sample_inputs(np.triu, np.tril)
+def _triangle_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((3, 4)), label="a matrix"),
+        Sample(rng.standard_normal((2, 3, 3)), -1, label="a stack, k=-1 by position"),
+        Sample(rng.standard_normal(3), fkwargs={"k": 1}, label="a vector (broadcast to a square), k by keyword"),
+        Sample(rng.standard_normal((3, 3)).astype(np.float32) + 1j, label="complex64"),
+        Sample(structured(rng, Tridiagonal), label="Tridiagonal"),
+        Sample(structured(rng, Symmetric, True), 1, label="Symmetric, k=1"),
+    ]

@@ -25,18 +25,37 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.rulesets.structured_matrices._samples import every_kind, structured
 from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     STRUCTURED,
     conj,
-    passes_through,
     pushforward,
     read_output,
     tangent_of,
 )
+from chainrules.structured import (
+    Bidiagonal,
+    Diagonal,
+    Hermitian,
+    LowerTriangular,
+    Symmetric,
+    Tridiagonal,
+    UpperTriangular,
+)
 from chainrules.structured.base import StructuredMatrix, as_columns, as_rows
 from chainrules.structured.projection import StructuredProjector
-from chainrules_core import ProjectTo, Thunk, frule, reject_keywords, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    cotangent_projector,
+    frule,
+    passes_through,
+    reject_keywords,
+    rrule,
+    sample_inputs,
+)
 
 _REJECTED = ("out", "axes", "axis", "dtype", "casting", "order", "subok", "signature")
 
@@ -71,10 +90,10 @@ def _right_factor_cotangent(A: Any, B: Any, dY: Any, project_B: Any) -> Any:
 def _matmul_rrule(f: Any, A: Any, B: Any, kwargs: dict[str, Any]) -> Any:
     reject_keywords(f, kwargs, _REJECTED)
     y = A @ B
-    project_A, project_B, project_y = ProjectTo(A), ProjectTo(B), ProjectTo(y)
+    project_A, project_B, project_y = cotangent_projector(A), cotangent_projector(B), ProjectTo(y)
 
     def matmul_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "numpy.matmul" if f is np.matmul else "operator.matmul", project_y)
         if passes_through(dY):
             return NO, project_A(dY), project_B(dY)
         dA = Thunk(lambda: _left_factor_cotangent(A, B, dY, project_A))
@@ -161,3 +180,19 @@ def operator_matmul_frule(tangents: Any, A: Any, B: Any) -> Any:
 
 _register(np.matmul)
 _register(operator.matmul)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.matmul, operator.matmul)
+def _structured_matmul_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, rng.standard_normal((3, 2)), label=f"{label} @ a matrix") for label, m in every_kind(rng)]
+    out += [
+        Sample(structured(rng, Tridiagonal), rng.standard_normal(3), label="Tridiagonal @ a vector"),
+        Sample(rng.standard_normal((2, 3)), structured(rng, Bidiagonal, True), label="a matrix @ Bidiagonal"),
+        Sample(rng.standard_normal((2, 2, 3)), structured(rng, Symmetric), label="a stack @ Symmetric"),
+        Sample(structured(rng, Diagonal), structured(rng, UpperTriangular), label="Diagonal @ UpperTriangular"),
+        Sample(structured(rng, Hermitian, False, 3, np.complex128), rng.standard_normal(3), label="complex"),
+        Sample(structured(rng, LowerTriangular, False, 3, np.float32), rng.standard_normal(3).astype(np.float32),
+               label="float32"),
+    ]
+    return out

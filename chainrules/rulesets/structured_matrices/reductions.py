@@ -24,17 +24,27 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, tangent_of
-from chainrules.structured import StructuredMatrix
+from chainrules.rulesets.structured_matrices._samples import every_kind, structured
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, read_output, tangent_of
+from chainrules.structured import (
+    Bidiagonal,
+    LowerTriangular,
+    StructuredMatrix,
+    SymTridiagonal,
+    Tridiagonal,
+    UpperTriangular,
+)
 from chainrules.structured.functions import normalise_axes
 from chainrules_core import (
     ProjectTo,
+    Sample,
     UnsupportedKeywordError,
     ZeroTangent,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
     rrule,
-    unthunk,
+    sample_inputs,
 )
 from chainrules_core.rules import _callable_name
 
@@ -48,16 +58,6 @@ def _reject(f: Any, **given: Any) -> None:
                                           "a structured matrix; call without it")
 
 
-def _read_scalar_like(dy: Any, y: Any, where: str) -> Any:
-    if type(dy) is float and np.ndim(y) == 0:
-        return dy
-    dy = unthunk(dy)
-    if passes_through(dy):
-        return dy
-    check_cotangent_shape(dy, np.shape(y), where)
-    return np.asarray(dy).reshape(np.shape(y))
-
-
 def _diagonal_offset(offset: int, axis1: int, axis2: int) -> int:
     order = (axis1 % 2, axis2 % 2)
     if order == (0, 1):
@@ -69,13 +69,12 @@ def _diagonal_offset(offset: int, axis1: int, axis2: int) -> int:
 
 def _on_diagonal_rrule(y: Any, A: StructuredMatrix, offset: int, n_options: int, name: str) -> Any:
     """Pullback of a function whose output is (the sum of) the ``offset`` diagonal of ``A``."""
-    project_A: Any = ProjectTo(A)
+    project_A: Any = cotangent_projector(A)
     trailing = (NO,) * n_options
-    where = f"{name} pullback: output cotangent"
     length = max(A.n - abs(offset), 0)
 
     def diagonal_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = _read_scalar_like(dy, y, where)
+        dy = read_output(dy, y, name)
         if passes_through(dy):
             return (NO, project_A(dy), *trailing)
         return (NO, project_A.diagonals({offset: np.broadcast_to(dy, (length,))}), *trailing)
@@ -106,7 +105,7 @@ def trace_rrule(a: StructuredMatrix, offset: int = 0, axis1: int = 0, axis2: int
     """
     _reject(np.trace, out=out)
     k = _diagonal_offset(offset, axis1, axis2)
-    return _on_diagonal_rrule(np.trace(a, offset, axis1, axis2, dtype), a, k, 5, "trace")
+    return _on_diagonal_rrule(np.trace(a, offset, axis1, axis2, dtype), a, k, 5, "numpy.trace")
 
 
 @frule.register(np.trace, STRUCTURED)
@@ -142,7 +141,7 @@ def trace_method_rrule(a: StructuredMatrix, offset: int = 0, dtype: Any = None) 
     >>> pullback(2.0)[1]
     Diagonal(array([2., 2.]))
     """
-    return _on_diagonal_rrule(a.trace(offset, dtype), a, int(offset), 2, "trace")
+    return _on_diagonal_rrule(a.trace(offset, dtype), a, int(offset), 2, "StructuredMatrix.trace")
 
 
 @frule.register(StructuredMatrix.trace, STRUCTURED)
@@ -176,7 +175,7 @@ def diag_rrule(v: StructuredMatrix, k: int = 0) -> Any:
     >>> pullback(np.array([5.0]))[1]
     Tridiagonal(array([0.]), array([0., 0.]), array([5.]))
     """
-    return _on_diagonal_rrule(np.diag(v, k), v, int(k), 1, "diag")
+    return _on_diagonal_rrule(np.diag(v, k), v, int(k), 1, "numpy.diag")
 
 
 @frule.register(np.diag, STRUCTURED)
@@ -210,7 +209,7 @@ def diagonal_rrule(a: StructuredMatrix, offset: int = 0, axis1: int = 0, axis2: 
     Diagonal(array([5., 6.]))
     """
     k = _diagonal_offset(offset, axis1, axis2)
-    return _on_diagonal_rrule(np.diagonal(a, offset, axis1, axis2), a, k, 3, "diagonal")
+    return _on_diagonal_rrule(np.diagonal(a, offset, axis1, axis2), a, k, 3, "numpy.diagonal")
 
 
 @frule.register(np.diagonal, STRUCTURED)
@@ -244,7 +243,7 @@ def diagonal_method_rrule(a: StructuredMatrix, offset: int = 0) -> Any:
     >>> pullback(np.array([5.0, 6.0]))[1]
     Diagonal(array([5., 6.]))
     """
-    return _on_diagonal_rrule(a.diagonal(offset), a, int(offset), 1, "diagonal")
+    return _on_diagonal_rrule(a.diagonal(offset), a, int(offset), 1, "StructuredMatrix.diagonal")
 
 
 @frule.register(StructuredMatrix.diagonal, STRUCTURED)
@@ -264,14 +263,14 @@ def diagonal_method_frule(tangents: Any, a: StructuredMatrix, offset: int = 0) -
 
 
 # ---- sum -------------------------------------------------------------------------------------------------------
-def _sum_rrule(y: Any, A: StructuredMatrix, axis: Any, keepdims: bool, n_options: int) -> Any:
-    project_A: Any = ProjectTo(A)
+def _sum_rrule(y: Any, A: StructuredMatrix, axis: Any, keepdims: bool, n_options: int, name: str) -> Any:
+    project_A: Any = cotangent_projector(A)
     axes = normalise_axes(axis)
     trailing = (NO,) * n_options
     n = A.n
 
     def sum_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = _read_scalar_like(dy, y, "sum pullback: output cotangent")
+        dy = read_output(dy, y, name)
         if passes_through(dy):
             return (NO, project_A(dy), *trailing)
         if axes == ():
@@ -305,7 +304,7 @@ def sum_rrule(a: StructuredMatrix, axis: Any = None, dtype: Any = None, out: Any
     """
     _reject(np.sum, out=out, initial=initial, where=where)
     keep = bool(keepdims) if keepdims is not _NOVALUE else False
-    return _sum_rrule(a.sum(axis, dtype, keepdims=keep), a, axis, keep, 6)
+    return _sum_rrule(a.sum(axis, dtype, keepdims=keep), a, axis, keep, 6, "numpy.sum")
 
 
 @frule.register(np.sum, STRUCTURED)
@@ -343,7 +342,8 @@ def sum_method_rrule(a: StructuredMatrix, axis: Any = None, dtype: Any = None, o
     Diagonal(array([1., 2.]))
     """
     _reject(StructuredMatrix.sum, out=out)
-    return _sum_rrule(a.sum(axis, dtype, keepdims=bool(keepdims)), a, axis, bool(keepdims), 4)
+    return _sum_rrule(a.sum(axis, dtype, keepdims=bool(keepdims)), a, axis, bool(keepdims), 4,
+                      "StructuredMatrix.sum")
 
 
 @frule.register(StructuredMatrix.sum, STRUCTURED)
@@ -363,3 +363,26 @@ def sum_method_frule(tangents: Any, a: StructuredMatrix, axis: Any = None, dtype
     _reject(StructuredMatrix.sum, out=out)
     return _frule_of(a.sum(axis, dtype, keepdims=bool(keepdims)), tangents,
                      lambda dA: np.sum(dA, axis, dtype, keepdims=bool(keepdims)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.trace, StructuredMatrix.trace, np.diag, np.diagonal, StructuredMatrix.diagonal, np.sum,
+               StructuredMatrix.sum)
+def _structured_reduction_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, label=label) for label, m in every_kind(rng)]
+    out += [Sample(structured(rng, Tridiagonal, False, 3, np.complex128), label="complex Tridiagonal"),
+            Sample(structured(rng, Bidiagonal, False, 3, np.float32), label="float32 Bidiagonal")]
+    return out
+
+
+@sample_inputs(np.trace, np.diag, np.diagonal, StructuredMatrix.trace, StructuredMatrix.diagonal)
+def _off_diagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(structured(rng, Tridiagonal), 1, label="Tridiagonal, offset 1 by position"),
+            Sample(structured(rng, LowerTriangular), -1, label="LowerTriangular, offset -1")]
+
+
+@sample_inputs(np.sum, StructuredMatrix.sum)
+def _axis_sum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(structured(rng, SymTridiagonal), 0, label="SymTridiagonal, axis=0 by position"),
+            Sample(structured(rng, UpperTriangular), fkwargs={"axis": 1, "keepdims": True},
+                   label="UpperTriangular, axis=1, keepdims")]

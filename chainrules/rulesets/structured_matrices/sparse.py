@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from chainrules.rulesets.structured_matrices._samples import FORMATS, sparse
 from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     NUMBER_OR_ARRAY,
     conj,
-    passes_through,
     pushforward,
     read_output,
     tangent_of,
@@ -42,11 +42,15 @@ from chainrules.structured.base import as_columns, as_rows, is_scalar
 from chainrules.structured.sparse import SPARSE_TYPES, is_sparse
 from chainrules_core import (
     ProjectTo,
+    Sample,
     Thunk,
     UnsupportedKeywordError,
     ZeroTangent,
+    cotangent_projector,
     frule,
+    passes_through,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -81,12 +85,12 @@ def _sparse_dense_rrule(a: Any, b: Any) -> Any:
     y = a @ b
     sparse_first = is_sparse(a)
     A, x = (a, b) if sparse_first else (b, a)
-    project_A: Any = ProjectTo(A)
-    project_x, project_y = ProjectTo(x), ProjectTo(y)
+    project_A: Any = cotangent_projector(A)
+    project_x, project_y = cotangent_projector(x), ProjectTo(y)
     m, n = A.shape
 
     def matmul_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "operator.matmul", project_y)
         if passes_through(dY):
             zero_A, zero_x = project_A(dY), project_x(dY)
             return (NO, zero_A, zero_x) if sparse_first else (NO, zero_x, zero_A)
@@ -112,10 +116,10 @@ def _sparse_dense_rrule(a: Any, b: Any) -> Any:
 
 def _sparse_both_rrule(A: Any, B: Any) -> Any:
     y = A @ B
-    project_A, project_B, project_y = ProjectTo(A), ProjectTo(B), ProjectTo(y)
+    project_A, project_B, project_y = cotangent_projector(A), cotangent_projector(B), ProjectTo(y)
 
     def matmul_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "operator.matmul", project_y)
         if passes_through(dY):
             return NO, project_A(dY), project_B(dY)
         return (NO, Thunk(lambda: project_A(dY @ _sparse_adjoint(B))),
@@ -185,11 +189,11 @@ def sparse_transpose_rrule(A: Any, axes: Any = None, copy: Any = False) -> Any:
            [0., 1.]])
     """
     y = A.transpose(axes, copy)
-    project_A: Any = ProjectTo(A)
+    project_A: Any = cotangent_projector(A)
     project_y = ProjectTo(y)
 
     def transpose_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "scipy.sparse A.transpose (A.T)", project_y)
         return NO, project_A(dY if passes_through(dY) else dY.T), NO, NO
 
     return y, transpose_pullback
@@ -273,12 +277,12 @@ def sparse_sum_rrule(A: Any, axis: Any = None, dtype: Any = None, out: Any = Non
     """
     _reject_out(out)
     y = A.sum(axis, dtype)
-    project_A: Any = ProjectTo(A)
+    project_A: Any = cotangent_projector(A)
     project_y = ProjectTo(y)
     axis_n = None if axis is None else int(axis) % 2
 
     def sum_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        d = read_output(dy, project_y)
+        d = read_output(dy, y, "scipy.sparse A.sum", project_y)
         if passes_through(d):
             return NO, project_A(d), NO, NO
         values = np.ravel(np.asarray(d))
@@ -335,11 +339,11 @@ def sparse_multiply_rrule(A: Any, other: Any) -> Any:
            [0., 2.]]))
     """
     y = A.multiply(other)
-    project_A, project_other, project_y = ProjectTo(A), ProjectTo(other), ProjectTo(y)
+    project_A, project_other, project_y = cotangent_projector(A), cotangent_projector(other), ProjectTo(y)
     scalar = is_scalar(other)
 
     def multiply_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, "scipy.sparse A.multiply", project_y)
         if passes_through(dY):
             return NO, project_A(dY), project_other(dY)
         dY = dY if is_sparse(dY) else sp.coo_array(np.asarray(dY))
@@ -388,3 +392,77 @@ for _f in _methods("multiply"):
     for _types in ((SPARSE, NUMBER_OR_ARRAY), (SPARSE, SPARSE)):
         rrule.register(_f, *_types)(sparse_multiply_rrule)
         frule.register(_f, *_types)(sparse_multiply_frule)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _formats_of(name: str, method: Any) -> list[tuple[str, bool]]:
+    """``(format, legacy matrix?)`` of the sparse classes whose ``name`` method is ``method``."""
+    return [(cls.__name__.split("_")[0], cls.__name__.endswith("_matrix")) for cls in _CLASSES
+            if getattr(cls, name) is method]
+
+
+def _declare_method_samples(name: str, build: Any) -> None:
+    for method in _methods(name):
+        formats = _formats_of(name, method)
+
+        def method_samples(rng: np.random.Generator, formats: list[tuple[str, bool]] = formats) -> list[Sample]:
+            out: list[Sample] = []
+            for fmt, legacy in formats:
+                out.extend(build(rng, fmt, legacy))
+            return out
+
+        sample_inputs(method)(method_samples)
+
+
+def _transpose_samples(rng: np.random.Generator, fmt: str, legacy: bool) -> list[Sample]:
+    kind = f"{fmt}_{'matrix' if legacy else 'array'}"
+    return [Sample(sparse(rng, fmt, (3, 4), matrix=legacy), label=kind)] + (
+        [] if legacy else [Sample(sparse(rng, fmt, (3, 3), np.complex128), label=f"complex {kind}")])
+
+
+def _sum_samples(rng: np.random.Generator, fmt: str, legacy: bool) -> list[Sample]:
+    kind = f"{fmt}_{'matrix' if legacy else 'array'}"
+    a = sparse(rng, fmt, (3, 4), matrix=legacy)
+    return [Sample(a, label=f"{kind}, every entry"), Sample(a, 0, label=f"{kind}, axis=0 by position")] + (
+        [] if legacy else [Sample(sparse(rng, fmt, (3, 3), np.complex128), fkwargs={"axis": 1},
+                                  label=f"complex {kind}, axis=1 by keyword")])
+
+
+def _multiply_samples(rng: np.random.Generator, fmt: str, legacy: bool) -> list[Sample]:
+    kind = f"{fmt}_{'matrix' if legacy else 'array'}"
+    if legacy:
+        return [Sample(sparse(rng, fmt, (3, 3), matrix=True), 2.5, label=f"{kind} by a number")]
+    out = [Sample(sparse(rng, fmt, (3, 3)), 2.5, label=f"{kind} by a number"),
+           Sample(sparse(rng, fmt, (3, 3)), rng.standard_normal((3, 3)), label=f"{kind} by an ndarray"),
+           Sample(sparse(rng, fmt, (3, 3)), rng.standard_normal(3), label=f"{kind} by a row (broadcast)"),
+           Sample(sparse(rng, fmt, (3, 3), np.complex128), 1.0 - 2.0j, label=f"complex {kind} by a number")]
+    if fmt != "dia":
+        # (dia stores the zeros that pad its diagonals: their products with another sparse array are dropped
+        # from the output's pattern, which finite differences then change; the rule is the same)
+        out.append(Sample(sparse(rng, fmt, (3, 3), np.complex128), sparse(rng, "csr", (3, 3)),
+                          label=f"complex {kind} by a csr array"))
+    return out
+
+
+_declare_method_samples("transpose", _transpose_samples)
+_declare_method_samples("sum", _sum_samples)
+_declare_method_samples("multiply", _multiply_samples)
+
+
+@sample_inputs(sp.csr_array.T.fget)  # type: ignore[attr-defined]
+def _sparse_T_samples(rng: np.random.Generator) -> list[Sample]:  # noqa: N802
+    return [Sample(sparse(rng, fmt, (3, 4)), label=fmt) for fmt in FORMATS] + [
+        Sample(sparse(rng, "csr", (3, 3), np.complex128, matrix=True), label="complex csr_matrix")]
+
+
+@sample_inputs(operator.matmul)
+def _sparse_matmul_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(sparse(rng, fmt, (3, 4)), rng.standard_normal(4), label=f"{fmt} @ a vector") for fmt in FORMATS]
+    out += [
+        Sample(sparse(rng, "csr", (3, 4), matrix=True), rng.standard_normal((4, 2)), label="csr_matrix @ a matrix"),
+        Sample(rng.standard_normal((2, 3)), sparse(rng, "csc", (3, 4)), label="a matrix @ csc"),
+        Sample(sparse(rng, "csr", (3, 4)), sparse(rng, "csc", (4, 2)), label="csr @ csc"),
+        Sample(sparse(rng, "coo", (3, 3), np.complex128), rng.standard_normal(3), label="complex coo @ a vector"),
+        Sample(sparse(rng, "csr", (3, 3), np.float32), rng.standard_normal(3).astype(np.float32), label="float32"),
+    ]
+    return out

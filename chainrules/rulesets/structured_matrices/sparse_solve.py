@@ -23,17 +23,27 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg
 
+from chainrules.rulesets.structured_matrices._samples import sparse
 from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     add_tangents,
     conj,
-    passes_through,
     read_output,
     tangent_of,
 )
 from chainrules.structured.base import as_columns, inexact
 from chainrules.structured.sparse import SPARSE_TYPES
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+)
 
 
 class _SparseLU:
@@ -88,12 +98,12 @@ def spsolve_rrule(A: Any, b: np.ndarray, permc_spec: Any = None, use_umfpack: An
     _check_shapes(A, b)
     factors = _SparseLU(A, b, permc_spec)
     x = _solution(A, b, factors, permc_spec, use_umfpack)
-    project_A: Any = ProjectTo(A)
-    project_b, project_x = ProjectTo(b), ProjectTo(x)
+    project_A: Any = cotangent_projector(A)
+    project_b, project_x = cotangent_projector(b), ProjectTo(x)
     n = A.shape[0]
 
     def spsolve_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = read_output(dy, project_x)
+        dx = read_output(dy, x, "scipy.sparse.linalg.spsolve", project_x)
         if passes_through(dx):
             return NO, project_A(dx), project_b(dx), NO, NO
         dx_cols, _ = as_columns(np.asarray(dx), n, "spsolve pullback")
@@ -132,3 +142,16 @@ def spsolve_frule(tangents: Any, A: Any, b: np.ndarray, permc_spec: Any = None, 
     if rhs is None:
         return x, ZeroTangent()
     return x, ProjectTo(x)(factors.solve(np.asarray(rhs)).reshape(x.shape))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.sparse.linalg.spsolve)
+def _spsolve_samples(rng: np.random.Generator) -> list[Sample]:
+    b = rng.standard_normal(4)
+    return [
+        Sample(sparse(rng, "csc", (4, 4), shift=3.0), b, label="csc, vector b"),
+        Sample(sparse(rng, "csr", (4, 4), shift=3.0), rng.standard_normal((4, 2)), label="csr, two columns"),
+        Sample(sparse(rng, "csc", (4, 4), np.complex128, shift=3.0), b, label="complex"),
+        Sample(sparse(rng, "csc", (4, 4), shift=3.0, matrix=True), b, "NATURAL", label="csc_matrix, permc_spec"),
+        Sample(sparse(rng, "coo", (4, 4), shift=3.0), b, fkwargs={"use_umfpack": False}, label="coo, use_umfpack"),
+    ]

@@ -15,17 +15,28 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, passes_through, read_output, tangent_of
-from chainrules.structured import StructuredMatrix
-from chainrules_core import ProjectTo, Varargs, ZeroTangent, frule, rrule
+from chainrules.rulesets.structured_matrices._samples import every_kind, structured
+from chainrules.rulesets.structured_matrices._tangents import NO, STRUCTURED, read_output, tangent_of
+from chainrules.structured import Bidiagonal, Hermitian, StructuredMatrix, Tridiagonal, UpperTriangular
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Varargs,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+)
 
 
 def _linear_rrule(y: Any, A: StructuredMatrix, adjoint: Callable[[Any], Any], n_options: int, name: str) -> Any:
-    project_A, project_y = ProjectTo(A), ProjectTo(y)
+    project_A, project_y = cotangent_projector(A), ProjectTo(y)
     trailing = (NO,) * n_options
 
     def transpose_pullback(dy: Any) -> tuple[Any, ...]:
-        dY = read_output(dy, project_y)
+        dY = read_output(dy, y, name, project_y)
         return (NO, project_A(dY if passes_through(dY) else adjoint(dY)), *trailing)
 
     transpose_pullback.__name__ = transpose_pullback.__qualname__ = f"{name}_pullback"
@@ -71,7 +82,7 @@ def transpose_rrule(a: StructuredMatrix, axes: Any = None) -> Any:
                            [0., 4.]]))
     """
     flip = _check_axes((axes,))
-    return _linear_rrule(np.transpose(a, axes), a, _transposed if flip else (lambda d: d), 1, "transpose")
+    return _linear_rrule(np.transpose(a, axes), a, _transposed if flip else (lambda d: d), 1, "numpy.transpose")
 
 
 @frule.register(np.transpose, STRUCTURED)
@@ -108,7 +119,7 @@ def matrix_transpose_rrule(a: StructuredMatrix) -> Any:
     >>> pullback(np.array([[1.0, 2.0], [3.0, 4.0]]))[1]
     Bidiagonal(array([1., 4.]), array([3.]))
     """
-    return _linear_rrule(a.T, a, _transposed, 0, "transpose")
+    return _linear_rrule(a.T, a, _transposed, 0, "matrix_transpose (A.T, A.mT)")
 
 
 @frule.register(np.matrix_transpose, STRUCTURED)
@@ -144,7 +155,8 @@ def transpose_method_rrule(a: StructuredMatrix, *axes: Any) -> Any:
     Bidiagonal(array([1., 4.]), array([3.]))
     """
     flip = _check_axes(axes)
-    return _linear_rrule(a.transpose(*axes), a, _transposed if flip else (lambda d: d), len(axes), "transpose")
+    return _linear_rrule(a.transpose(*axes), a, _transposed if flip else (lambda d: d), len(axes),
+                         "StructuredMatrix.transpose")
 
 
 @frule.register(StructuredMatrix.transpose, STRUCTURED, Varargs(object))
@@ -179,7 +191,7 @@ def conj_rrule(a: StructuredMatrix) -> Any:
     Diagonal(array([0.-1.j, 1.-0.j]))
     """
     return _linear_rrule(a.conj(), a, lambda d: d.conj() if isinstance(d, StructuredMatrix) else np.conj(d), 0,
-                         "conj")
+                         "StructuredMatrix.conj")
 
 
 @frule.register(StructuredMatrix.conj, STRUCTURED)
@@ -213,7 +225,7 @@ def adjoint_rrule(a: StructuredMatrix) -> Any:
     UpperTriangular(array([[1.-0.j, 0.-1.j],
                            [0.+0.j, 4.-0.j]]))
     """
-    return _linear_rrule(a.adjoint(), a, _adjoint, 0, "adjoint")
+    return _linear_rrule(a.adjoint(), a, _adjoint, 0, "StructuredMatrix.adjoint")
 
 
 @frule.register(StructuredMatrix.adjoint, STRUCTURED)
@@ -231,3 +243,20 @@ def adjoint_frule(tangents: Any, a: StructuredMatrix) -> Any:
                            [1.-0.j, 1.-0.j]]))
     """
     return _linear_frule(a.adjoint(), tangents, _adjoint)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.transpose, np.matrix_transpose, StructuredMatrix.T.fget,  # type: ignore[attr-defined]
+               StructuredMatrix.mT.fget, StructuredMatrix.transpose, StructuredMatrix.conj,  # type: ignore[attr-defined]
+               StructuredMatrix.adjoint)
+def _structured_transpose_samples(rng: np.random.Generator) -> list[Sample]:
+    out = [Sample(m, label=label) for label, m in every_kind(rng)]
+    out += [Sample(structured(rng, Bidiagonal, True, 3, np.complex128), label="complex Bidiagonal"),
+            Sample(structured(rng, Hermitian, False, 3, np.complex128), label="complex Hermitian")]
+    return out
+
+
+@sample_inputs(np.transpose, StructuredMatrix.transpose)
+def _axes_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(structured(rng, UpperTriangular), (1, 0), label="axes (1, 0)"),
+            Sample(structured(rng, Tridiagonal), (0, 1), label="axes (0, 1): no transpose")]

@@ -30,13 +30,23 @@ from chainrules.rulesets.structured_matrices._tangents import (
     NO,
     add_tangents,
     conj,
-    passes_through,
     read_output,
     tangent_of,
 )
 from chainrules.structured import LowerTriangular, UpperTriangular
 from chainrules.structured._triangular import TriangularMatrix
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 _TRANS = {0: "N", 1: "T", 2: "C", "N": "N", "T": "T", "C": "C", "n": "N", "t": "T", "c": "C"}
 
@@ -90,11 +100,11 @@ def _solve_triangular_rrule(a: Any, b: np.ndarray, trans: Any = 0, lower: Any = 
     dense_a, lower = _prepare(a, lower)
     unit = bool(unit_diagonal)
     x = _solve(dense_a, b, mode, lower, unit, bool(check_finite))
-    project_a, project_b, project_x = ProjectTo(a), ProjectTo(b), ProjectTo(x)
+    project_a, project_b, project_x = cotangent_projector(a), cotangent_projector(b), ProjectTo(x)
     vector = b.ndim == 1
 
     def solve_triangular_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = read_output(dy, project_x)
+        dx = read_output(dy, x, "scipy.linalg.solve_triangular", project_x)
         if passes_through(dx):
             return NO, project_a(dx), project_b(dx), NO, NO, NO, NO, NO
         db = _adjoint_solve(dense_a, _as_matrix(np.asarray(dx), vector), mode, lower, unit)
@@ -208,3 +218,21 @@ def structured_solve_triangular_frule(tangents: Any, a: Any, b: np.ndarray, tran
     array([-1., -1.])
     """
     return _solve_triangular_frule(tangents, a, b, trans, lower, unit_diagonal, overwrite_b, check_finite)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.solve_triangular)
+def _solve_triangular_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    b = rng.standard_normal(3)
+    return [
+        Sample(a, b, label="upper (the lower triangle not read)"),
+        Sample(a, rng.standard_normal((3, 2)), 0, True, label="lower, by position, two columns"),
+        Sample(a, b, fkwargs={"trans": "T"}, label="trans='T'"),
+        Sample(a + 1j * rng.standard_normal((3, 3)), b, fkwargs={"trans": 2, "lower": True}, label="complex, trans=2"),
+        Sample(a, b, fkwargs={"unit_diagonal": True}, label="unit_diagonal (the diagonal not read)"),
+        Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(np.stack([a, a.T]), rng.standard_normal((2, 3, 1)), label="a stack"),
+        Sample(UpperTriangular(a), b, label="UpperTriangular"),
+        Sample(LowerTriangular(a.T), b, 1, label="LowerTriangular, trans=1"),
+    ]
