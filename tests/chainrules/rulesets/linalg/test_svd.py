@@ -21,6 +21,7 @@ import scipy.linalg as sla
 
 import chainrules
 from chainrules import ProjectionError, Tangent, ZeroTangent, frule, rrule
+from chainrules.rulesets.linalg._samples import singular_projectors
 from chainrules.structured import Diagonal, UpperTriangular
 from chainrules.testing import test_frule, test_rrule
 
@@ -343,3 +344,13 @@ def test_svd_primal_errors_pass_through(rand):
         rrule(np.linalg.svd, np.full((2, 2), np.nan))
     with pytest.raises(ValueError):
         rrule(sla.svd, np.full((2, 2), np.inf))
+
+
+# ---- the testers' gauge_invariant=: complex singular vectors checked directly -------------------------------------
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 3, 3)])
+def test_svd_complex_through_the_singular_projectors(shape, rand):
+    """Each pair ``(u_k, v_k)`` has a free common phase: the testers compare ``(s, u_k v_k^H)``."""
+    a = rand(shape, np.complex128)
+    test_rrule(np.linalg.svd, a, False, gauge_invariant=singular_projectors)
+    test_frule(np.linalg.svd, a, False, gauge_invariant=singular_projectors)
+    test_rrule(sla.svd, a, False, gauge_invariant=singular_projectors)
