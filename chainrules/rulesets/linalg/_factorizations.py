@@ -4,7 +4,7 @@
   :func:`multiply_triangular` call BLAS ``?trsm``/``?trmm`` on each matrix, choosing the
   memory layout so that no operand is copied (a C-ordered matrix is the Fortran-ordered
   transpose); a zero on the diagonal of the triangular factor raises ``LinAlgError``;
-* **output cotangents**: :func:`cotangent_parts` and :func:`single_cotangent` read them with
+* **output cotangents**: :func:`typed_cotangent_parts` and :func:`typed_cotangent` read them with
   the core's :func:`~chainrules_core.read_cotangents` / :func:`~chainrules_core.read_cotangent`
   and give each part its output's dtype (the real part for a real output; ``None`` for a zero);
 * **output tangents**: :func:`tuple_tangent` builds the ``Tangent`` of a tuple, list or
@@ -199,7 +199,7 @@ def in_output_dtype(part: Any, y: Any) -> Any:
     return real_if(np.asarray(part), np.asarray(y).dtype)
 
 
-def cotangent_parts(dy: Any, outputs: Sequence[Any], f: Any) -> list[Any]:
+def typed_cotangent_parts(dy: Any, outputs: Sequence[Any], f: Any) -> list[Any]:
     """The cotangent of each array of a tuple-valued output, read by :func:`chainrules_core.read_cotangents`.
 
     One entry per output (``_utils.cotangent_parts``): ``None`` for a zero part, a
@@ -211,7 +211,7 @@ def cotangent_parts(dy: Any, outputs: Sequence[Any], f: Any) -> list[Any]:
     return [in_output_dtype(p, y) for p, y in zip(read_parts(dy, outputs, f), outputs)]
 
 
-def single_cotangent(dy: Any, y: np.ndarray, f: Any) -> Any:
+def typed_cotangent(dy: Any, y: np.ndarray, f: Any) -> Any:
     """The cotangent of an array output (:func:`chainrules_core.read_cotangent`) in the output's dtype.
 
     ``None`` for a zero; a ``NotImplementedTangent`` is returned as it is (the pullback passes it on).

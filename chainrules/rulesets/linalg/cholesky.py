@@ -48,7 +48,7 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets._samples import spd
-from chainrules.rulesets.linalg._factorizations import copyltu, phi, single_cotangent, solve_triangular
+from chainrules.rulesets.linalg._factorizations import copyltu, phi, solve_triangular, typed_cotangent
 from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH, tangent_value
 from chainrules.structured import Diagonal, Hermitian, Symmetric
 from chainrules_core import (
@@ -235,7 +235,7 @@ def _make_rules(f: Any, name: str, a: Any, upper: bool, project_a: Any) -> Any:
     lower = not upper
 
     def pullback(dy: Any) -> Any:
-        dY = single_cotangent(dy, y, name)
+        dY = typed_cotangent(dy, y, name)
         if dY is None or isinstance(dY, NotImplementedTangent):
             return project_a(ZeroTangent() if dY is None else dY)
         da = cholesky_pullback_of(L, _lower_factor(dY, upper))
@@ -414,7 +414,7 @@ def _diagonal_rules(f: Any, name: str, a: Diagonal) -> Any:
     project_a = ProjectTo(a)
 
     def pullback(dy: Any) -> Any:
-        dY = single_cotangent(dy, y, name)
+        dY = typed_cotangent(dy, y, name)
         if dY is None or isinstance(dY, NotImplementedTangent):
             return project_a(ZeroTangent() if dY is None else dY)
         return project_a(Diagonal((np.diagonal(dY).real / (2 * root)).astype(a.dtype)))
@@ -646,7 +646,7 @@ def cholesky_banded_rrule(ab: np.ndarray, overwrite_ab: bool = False, lower: boo
     lb = _to_lower_band_stack(c, lower)
 
     def cholesky_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        dc = single_cotangent(dy, c, "scipy.linalg.cholesky_banded")
+        dc = typed_cotangent(dy, c, "scipy.linalg.cholesky_banded")
         if dc is None or isinstance(dc, NotImplementedTangent):
             return NO, project_ab(ZeroTangent() if dc is None else dc), NO, NO, NO
         dlb = _to_lower_band_stack(np.where(unused, 0, dc), lower)

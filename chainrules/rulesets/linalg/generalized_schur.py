@@ -60,7 +60,7 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets._samples import well_conditioned
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     AbstractZero,
@@ -307,7 +307,7 @@ def qz_rrule(A: np.ndarray, B: np.ndarray, output: Any = "real", lwork: Any = No
     batch, decs = _decompositions(y[0], y[1], y[2], y[3], name="qz")
 
     def qz_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = cotangent_parts(dy, y, "scipy.linalg.qz")
+        parts = typed_cotangent_parts(dy, y, "scipy.linalg.qz")
         missing = not_implemented_in(*parts)
         if missing is not None:
             return (NO, missing, missing, NO, NO, NO, NO, NO, NO)
@@ -333,7 +333,7 @@ def qz_frule(tangents: Any, A: np.ndarray, B: np.ndarray, output: Any = "real", 
 
 def _ordqz_parts(y: Any, dy: Any) -> list[Any]:
     """``[S_bar, T_bar, Q_bar, Z_bar]`` with the cotangents of ``alpha = diag(S)`` and ``beta = diag(T)`` folded in."""
-    raw = cotangent_parts(dy, y, "scipy.linalg.ordqz")
+    raw = typed_cotangent_parts(dy, y, "scipy.linalg.ordqz")
     missing = not_implemented_in(*raw)
     if missing is not None:
         return [missing]

@@ -33,7 +33,7 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets._samples import well_conditioned
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, single_cotangent, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     NotImplementedTangent,
@@ -136,10 +136,10 @@ class _Hessenberg:
 
     def pullback(self, dy: Any) -> Any:
         if self.calc_q:
-            dh, dq = cotangent_parts(dy, self.y, "scipy.linalg.hessenberg")
+            dh, dq = typed_cotangent_parts(dy, self.y, "scipy.linalg.hessenberg")
             h_out = self.y[0]
         else:
-            dh, dq = single_cotangent(dy, self.y, "scipy.linalg.hessenberg"), None
+            dh, dq = typed_cotangent(dy, self.y, "scipy.linalg.hessenberg"), None
             h_out = self.y
         missing = not_implemented_in(dh, dq)
         if missing is not None:

@@ -36,7 +36,7 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets._samples import spd
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, solve_triangular, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import solve_triangular, tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import (
     NO,
     from_triangle,
@@ -176,7 +176,7 @@ def ldl_rrule(A: np.ndarray, lower: bool = True, hermitian: bool = True, overwri
     factors = [_LDL(lu, d, perm, lower, symmetric) for lu, d, perm in parts]
 
     def ldl_pullback(dy: Any) -> tuple[Any, ...]:
-        d_lu, d_d, _ = cotangent_parts(dy, y, "scipy.linalg.ldl")     # perm is an integer array
+        d_lu, d_d, _ = typed_cotangent_parts(dy, y, "scipy.linalg.ldl")     # perm is an integer array
         missing = not_implemented_in(d_lu, d_d)
         if missing is not None:
             return NO, missing, NO, NO, NO, NO

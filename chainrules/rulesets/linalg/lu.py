@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.solves import lu_factor_pullback_of, lu_factor_pushforward_of
 from chainrules_core import (
@@ -103,7 +103,7 @@ def lu_rrule(a: np.ndarray, permute_l: bool = False, overwrite_a: bool = False, 
     k = min(lu.shape[-2:])
 
     def lu_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = cotangent_parts(dy, y, "scipy.linalg.lu")   # the permutation's part: locally constant
+        parts = typed_cotangent_parts(dy, y, "scipy.linalg.lu")   # the permutation's part: locally constant
         d_low, d_u = parts[-2:]
         missing = not_implemented_in(d_low, d_u)
         if missing is not None:

@@ -29,7 +29,7 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets._samples import well_conditioned
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     NotImplementedTangent,
@@ -153,7 +153,7 @@ def polar_rrule(a: np.ndarray, side: str = "right") -> Any:
     project_a = cotangent_projector(a)
 
     def polar_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        du, dp = cotangent_parts(dy, y, "scipy.linalg.polar")
+        du, dp = typed_cotangent_parts(dy, y, "scipy.linalg.polar")
         missing = not_implemented_in(du, dp)
         if missing is not None:
             return NO, missing, NO

@@ -55,11 +55,11 @@ import scipy.linalg
 
 from chainrules.rulesets.linalg._factorizations import (
     copyltu,
-    cotangent_parts,
     multiply_triangular,
-    single_cotangent,
     solve_triangular,
     tuple_tangent,
+    typed_cotangent,
+    typed_cotangent_parts,
 )
 from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
@@ -265,13 +265,13 @@ class _NumpyQR:
     def pullback(self, dy: Any) -> Any:
         f = "numpy.linalg.qr"
         if self.mode in ("reduced", "complete"):
-            dq, dr = cotangent_parts(dy, self.y, f)
+            dq, dr = typed_cotangent_parts(dy, self.y, f)
             missing = not_implemented_in(dq, dr)
             return missing if missing is not None else _factors_pullback(self.a, self.q, self.r, dq, dr)
         if self.mode == "r":
-            dr = single_cotangent(dy, self.y, f)
+            dr = typed_cotangent(dy, self.y, f)
             return dr if isinstance(dr, NotImplementedTangent) else _factors_pullback(self.a, self.q, self.r, None, dr)
-        d_h, d_tau = cotangent_parts(dy, self.y, f)  # 'raw': h is the transpose of LAPACK's (m, n) array
+        d_h, d_tau = typed_cotangent_parts(dy, self.y, f)  # 'raw': h is the transpose of LAPACK's (m, n) array
         missing = not_implemented_in(d_h, d_tau)
         if missing is not None:
             return missing
@@ -349,11 +349,11 @@ class _ScipyQR:
     def pullback(self, dy: Any) -> Any:
         f = "scipy.linalg.qr"
         if self.single:
-            dq, dr = None, single_cotangent(dy, self.y, f)
+            dq, dr = None, typed_cotangent(dy, self.y, f)
             if isinstance(dr, NotImplementedTangent):
                 return dr
         else:
-            parts = cotangent_parts(dy, self.y, f)   # the pivots (last) are integers
+            parts = typed_cotangent_parts(dy, self.y, f)   # the pivots (last) are integers
             missing = not_implemented_in(*parts)
             if missing is not None:
                 return missing
@@ -449,13 +449,13 @@ class _ScipyRQ:
 
     def pullback(self, dy: Any) -> Any:
         if self.mode == "r":
-            dr, dq = single_cotangent(dy, self.y, "scipy.linalg.rq"), None
+            dr, dq = typed_cotangent(dy, self.y, "scipy.linalg.rq"), None
             if isinstance(dr, NotImplementedTangent):
                 return dr
             if dr is not None:  # mode='r' returns all n columns of R (those left of the triangle are zeros)
                 dr = dr[..., :, dr.shape[-1] - self.r.shape[-2]:]
         else:
-            dr, dq = cotangent_parts(dy, self.y, "scipy.linalg.rq")
+            dr, dq = typed_cotangent_parts(dy, self.y, "scipy.linalg.rq")
             missing = not_implemented_in(dr, dq)
             if missing is not None:
                 return missing

@@ -75,7 +75,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, conj, mH, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.qr import qr_pullback_of, qr_pushforward_of
 from chainrules_core import (
@@ -207,7 +207,7 @@ class _Update:
 
     def pullback(self, dy: Any, projectors: list[Callable[[Any], Any]], n_extras: int) -> tuple[Any, ...]:
         """``(Q_bar, R_bar, extras_bar...)``, each a thunk (or a zero, or not_implemented)."""
-        q1_bar, r1_bar = cotangent_parts(dy, self.y, f"scipy.linalg.{self.name}")
+        q1_bar, r1_bar = typed_cotangent_parts(dy, self.y, f"scipy.linalg.{self.name}")
         missing = not_implemented_in(q1_bar, r1_bar)
         if missing is not None:
             return tuple(missing for _ in range(2 + n_extras))
@@ -556,7 +556,7 @@ def qr_multiply_rrule(a: np.ndarray, c: np.ndarray, mode: Any = "right", pivotin
     project_a, project_c = cotangent_projector(a), cotangent_projector(c)
 
     def qr_multiply_pullback(dy: Any) -> tuple[Any, ...]:
-        g_cq, g_r = cotangent_parts(dy, state.y, "scipy.linalg.qr_multiply")[:2]   # the pivots are integers
+        g_cq, g_r = typed_cotangent_parts(dy, state.y, "scipy.linalg.qr_multiply")[:2]   # the pivots are integers
         missing = not_implemented_in(g_cq, g_r)
         if missing is not None:
             return NO, missing, missing, NO, NO, NO, NO, NO

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import Sample, Thunk, ZeroTangent, cotangent_projector, frule, rrule, sample_inputs
 
@@ -121,7 +121,7 @@ def cdf2rdf_rrule(w: np.ndarray, v: np.ndarray) -> Any:
     project_w, project_v = cotangent_projector(w), cotangent_projector(v)
 
     def cdf2rdf_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        wr_bar, vr_bar = cotangent_parts(dy, state.y, "scipy.linalg.cdf2rdf")
+        wr_bar, vr_bar = typed_cotangent_parts(dy, state.y, "scipy.linalg.cdf2rdf")
         missing = not_implemented_in(wr_bar, vr_bar)
         if missing is not None:
             return NO, missing, missing

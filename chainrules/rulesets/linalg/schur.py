@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, tuple_tangent
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
 from chainrules.rulesets.linalg._samples import unitary
 from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH, not_implemented_in, tangent_value
 from chainrules_core import (
@@ -191,7 +191,7 @@ class _Schur:
         return tuple_tangent(self.y, [dt, dz] + [NO] * (len(self.y) - 2))
 
     def pullback(self, dy: Any) -> Any:
-        dt, dz = cotangent_parts(dy, self.y, "scipy.linalg.schur")[:2]    # sdim is an integer
+        dt, dz = typed_cotangent_parts(dy, self.y, "scipy.linalg.schur")[:2]    # sdim is an integer
         missing = not_implemented_in(dt, dz)
         if missing is not None:
             return missing
@@ -381,7 +381,7 @@ def rsf2csf_rrule(T: np.ndarray, Z: np.ndarray, check_finite: bool = True) -> An
     t0, z0 = _rsf2csf_inputs(T, Z)
 
     def rsf2csf_pullback(dy: Any) -> tuple[Any, ...]:
-        dt, dz = cotangent_parts(dy, y, "scipy.linalg.rsf2csf")
+        dt, dz = typed_cotangent_parts(dy, y, "scipy.linalg.rsf2csf")
         missing = not_implemented_in(dt, dz)
         if missing is not None:
             return NO, missing, missing, NO
