@@ -339,6 +339,19 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.contractions.interpolation': [
         'numpy:interp',
     ],
+    'chainrules.rulesets.contractions.matrix_vector_products': [
+        'numpy:dot',
+        'numpy:inner',
+        'numpy:kron',
+        'numpy:matmul',
+        'numpy:matvec',
+        'numpy:ndarray.dot',
+        'numpy:outer',
+        'numpy:vdot',
+        'numpy:vecdot',
+        'numpy:vecmat',
+        'operator:matmul',
+    ],
     'chainrules.rulesets.contractions.polynomial_fitting': [
         'numpy:poly',
         'numpy:polydiv',
@@ -353,19 +366,6 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:polysub',
         'numpy:polyval',
         'numpy:vander',
-    ],
-    'chainrules.rulesets.contractions.products': [
-        'numpy:dot',
-        'numpy:inner',
-        'numpy:kron',
-        'numpy:matmul',
-        'numpy:matvec',
-        'numpy:ndarray.dot',
-        'numpy:outer',
-        'numpy:vdot',
-        'numpy:vecdot',
-        'numpy:vecmat',
-        'operator:matmul',
     ],
     'chainrules.rulesets.contractions.signal': [
         'numpy:convolve',
@@ -854,7 +854,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:percentile',
         'numpy:quantile',
     ],
-    'chainrules.rulesets.reductions.products': [
+    'chainrules.rulesets.reductions.prod': [
         'numpy:nanprod',
         'numpy:ndarray.prod',
         'numpy:prod',

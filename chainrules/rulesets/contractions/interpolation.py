@@ -36,24 +36,20 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
     ZeroTangent,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
-    unthunk,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 _OPTIONAL_NUMBER = (numbers.Number, np.ndarray, type(None))
 
@@ -106,14 +102,14 @@ class LinearInterpolation:
 
     def cotangent_x(self, dy: Any) -> np.ndarray:
         """``conj(s) dy`` inside the segments, zero elsewhere."""
-        return conj(self.slope) * self._inside(dy)
+        return conj_if_complex(self.slope) * self._inside(dy)
 
     def cotangent_xp(self, dy: Any) -> np.ndarray:
         """``-conj(s) (1 - t) dy`` onto ``xp[j]`` and ``-conj(s) t dy`` onto ``xp[j+1]`` (real part)."""
         n = self.xp.size
         if n < 2:
             return np.zeros(n)
-        weighted = -conj(self.slope) * self._inside(dy)
+        weighted = -conj_if_complex(self.slope) * self._inside(dy)
         return np.real(_scatter(self.j, (1 - self.t) * weighted, n) + _scatter(self.j + 1, self.t * weighted, n))
 
     def cotangent_fp(self, dy: Any) -> np.ndarray:
@@ -206,20 +202,21 @@ class PeriodicInterpolation:
         return self.linear.pushforward(dx_mod, dxp_ext, dfp_ext, None, None)
 
 
-@rrule.register(np.interp, NUMBER_OR_ARRAY, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
+@rrule.register(np.interp, NUMERIC, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
 def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right: Any = None,
                  period: Any = None) -> Any:
     """Reverse rule of ``np.interp``, with respect to every argument (see the module docstring).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.interp, 0.25, np.array([0.0, 1.0]), np.array([1.0, 3.0]))
     >>> tuple(map(unthunk, pullback(1.0)[1:4]))
     (2.0, array([-1.5, -0.5]), array([0.75, 0.25]))
     """
     y = np.interp(x, xp, fp, left, right, period)
-    project_x, project_xp, project_fp = project_to(x), project_to(xp), project_to(fp)
-    project_left, project_right, project_period = project_to(left), project_to(right), project_to(period)
+    project_x, project_xp, project_fp, project_left, project_right, project_period = (
+        cotangent_projector(v) for v in (x, xp, fp, left, right, period))
     shape = np.shape(x)
     if period is None:
         geometry: Any = LinearInterpolation(x, xp, fp, left, right)
@@ -227,11 +224,11 @@ def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right
         geometry = PeriodicInterpolation(x, xp, fp, period)
 
     def interp_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NoTangent(), project_x(dy), project_xp(dy), project_fp(dy),
-                    *(p(dy) for p in (project_left, project_right, project_period)))
-        check_cotangent_shape(dy, np.shape(y), "np.interp pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.interp)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return (NoTangent(), project_x(zero), project_xp(zero), project_fp(zero),
+                    *(p(zero) for p in (project_left, project_right, project_period)))
         dy = np.asarray(dy)
         unused = ZeroTangent()
         if period is None:
@@ -248,7 +245,7 @@ def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right
     return y, interp_pullback
 
 
-@frule.register(np.interp, NUMBER_OR_ARRAY, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
+@frule.register(np.interp, NUMERIC, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
 def interp_frule(tangents: Any, x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right: Any = None,
                  period: Any = None) -> Any:
     """Forward rule of ``np.interp``, with respect to every argument.

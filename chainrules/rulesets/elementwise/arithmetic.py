@@ -35,13 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    MINUS_ONE,
-    ONE,
-    ZERO,
-    Partial,
-)
 from chainrules_core import scalar_rule
+from chainrules_core.scalar_rules import MINUS_ONE, ONE, ZERO, Partial
 
 
 def _second(x1: Any, x2: Any, y: Any) -> Any:

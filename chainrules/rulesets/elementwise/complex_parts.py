@@ -41,14 +41,23 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    is_complex,
-    no_keywords,
-    real_part,
-    unary_rule,
-    zero_cotangent,
-    zero_tangent_of,
-)
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
+from chainrules_core.scalar_rules import is_complex, zero_cotangent, zero_tangent_of
+
+
+def real_part(dy: Any) -> Any:
+    """The real part of a (co)tangent, without a copy for a real one: the cotangent of a real output.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.rulesets.elementwise.complex_parts import real_part
+    >>> real_part(np.array([1 + 2j])), real_part(3.0)
+    (array([1.]), 3.0)
+    """
+    if isinstance(dy, (complex, np.complexfloating)) or (isinstance(dy, np.ndarray) and dy.dtype.kind == "c"):
+        return dy.real
+    return dy
 
 
 def unit(z: Any, r: Any) -> Any:

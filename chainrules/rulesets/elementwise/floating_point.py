@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import ONE, ZERO, tangent_dtype
 from chainrules_core import scalar_rule
+from chainrules_core.scalar_rules import ONE, ZERO, tangent_dtype
 
 
 def _one(x: Any) -> Any:

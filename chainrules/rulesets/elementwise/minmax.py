@@ -50,26 +50,26 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    NUMERIC,
-    ZERO_TANGENT,
-    check_ufunc_keywords,
-    differentiable,
-    fit_tangent,
-    is_zero_tangent,
-    project_argument,
-    read_cotangent,
-)
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     Thunk,
     UnsupportedKeywordError,
+    differentiable,
     frule,
+    read_cotangent,
     rrule,
     scalar_rule,
     unthunk,
+)
+from chainrules_core.scalar_rules import (
+    NO,
+    NUMERIC,
+    ZERO_TANGENT,
+    check_ufunc_keywords,
+    fit_tangent,
+    is_zero_tangent,
+    project_argument,
 )
 
 

@@ -35,34 +35,23 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.elementwise import arithmetic, powers
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    NUMERIC,
-    SEQUENCE,
-    ZERO_TANGENT,
-    differentiable,
-    fit_tangent,
-    no_keywords,
-    project_argument,
-    read_cotangent,
-    sequence_cotangent,
-    sequence_tangents,
-    unary_rule,
-    zero_backward,
-    zero_forward,
-)
+from chainrules.rulesets.elementwise._sequences import SEQUENCE, sequence_cotangent, sequence_tangents
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule, zero_backward, zero_forward
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     Thunk,
     Varargs,
+    differentiable,
     frule,
     non_differentiable,
+    read_cotangent,
     rrule,
     scalar_rule,
     unbroadcast,
 )
+from chainrules_core.scalar_rules import NO, NUMERIC, ZERO_TANGENT, fit_tangent, project_argument
 
 unary_rule(builtins.abs, abs_backward, abs_forward, keywords=no_keywords, positional_out=False)
 scalar_rule(builtins.pow, *powers.POWER_PARTIALS, keywords=no_keywords, positional_out=False)
@@ -132,6 +121,7 @@ def _extremum_rules(f: Any) -> None:
         if not len(elements) or not differentiable(y):  # default= was returned, or an integer
 
             def constant_pullback(dy: Any) -> tuple[Any, ...]:
+                read_cotangent(dy, y, f)  # rejects what is not a cotangent; nothing is differentiated
                 return (NO, *(NO for _ in args))
 
             constant_pullback.__name__ = constant_pullback.__qualname__ = f"{name}_pullback"

@@ -49,31 +49,22 @@ from chainrules.rulesets.elementwise import (
     signs,
     trigonometric,
 )
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    SEQUENCE,
-    ZERO,
-    ZERO_TANGENT,
-    differentiable,
-    fit_tangent,
-    no_keywords,
-    project_argument,
-    read_cotangent,
-    sequence_cotangent,
-    sequence_tangents,
-    unary_rule,
-)
+from chainrules.rulesets.elementwise._sequences import SEQUENCE, sequence_cotangent, sequence_tangents
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     Thunk,
     Varargs,
+    differentiable,
     frule,
     non_differentiable,
+    read_cotangent,
     rrule,
     scalar_rule,
 )
+from chainrules_core.scalar_rules import NO, ZERO, ZERO_TANGENT, fit_tangent, project_argument
 
 REAL = numbers.Real
 """Argument type of the ``math`` rules: Python and NumPy real numbers."""

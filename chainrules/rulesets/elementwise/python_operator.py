@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.elementwise import arithmetic, powers
-from chainrules.rulesets.elementwise._common import no_keywords, unary_rule
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
 from chainrules_core import non_differentiable, scalar_rule
 

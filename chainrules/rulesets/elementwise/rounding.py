@@ -24,14 +24,9 @@ import numbers
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    ZERO,
-    check_ufunc_keywords,
-    unary_rule,
-    zero_backward,
-    zero_forward,
-)
+from chainrules.rulesets.elementwise._unary import unary_rule, zero_backward, zero_forward
 from chainrules_core import scalar_rule
+from chainrules_core.scalar_rules import ZERO, check_ufunc_keywords
 
 for _f in (np.floor, np.ceil, np.trunc, np.rint):
     scalar_rule(_f, ZERO)

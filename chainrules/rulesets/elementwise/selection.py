@@ -32,27 +32,27 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    NUMERIC,
-    ZERO_TANGENT,
-    differentiable,
-    fit_tangent,
-    is_complex,
-    is_zero_tangent,
-    project_argument,
-    read_cotangent,
-    real_part,
-)
+from chainrules.rulesets.elementwise.complex_parts import real_part
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     Thunk,
     UnsupportedKeywordError,
+    differentiable,
     frule,
     non_differentiable,
+    read_cotangent,
     rrule,
     unthunk,
+)
+from chainrules_core.scalar_rules import (
+    NO,
+    NUMERIC,
+    ZERO_TANGENT,
+    fit_tangent,
+    is_complex,
+    is_zero_tangent,
+    project_argument,
 )
 
 

@@ -27,14 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    ZERO,
-    is_complex,
-    unary_rule,
-    zero_cotangent,
-    zero_tangent_of,
-)
+from chainrules.rulesets.elementwise._unary import unary_rule
 from chainrules_core import scalar_rule
+from chainrules_core.scalar_rules import ZERO, is_complex, zero_cotangent, zero_tangent_of
 
 
 def _phase_map(z: Any, s: Any, d: Any) -> Any:

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import no_keywords
+from chainrules.rulesets.elementwise._unary import no_keywords
 from chainrules_core import scalar_rule
 
 

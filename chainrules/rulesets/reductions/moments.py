@@ -49,25 +49,27 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
-    tangent_value,
-    zero_cotangents,
 )
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value
 from chainrules.rulesets.reductions.sums import summation_mask
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk, UnsupportedKeywordError
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Thunk,
+    UnsupportedKeywordError,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+)
 from chainrules_core.rules import _callable_name
 
 _NO = NoTangent()
@@ -134,24 +136,23 @@ def _check_dtype(f: Any, a: Any, dtype: Any) -> None:
                                       "(NumPy mixes a real mean with complex deviations); call without it")
 
 
-def _moment_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any,
+def _moment_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any,
                   where: Any, mean: Any, correction: Any, *, skip_nan: bool,
                   root: bool) -> tuple[Any, Callable[[Any], tuple[Any, Any]]]:
     _check_dtype(f, a, dtype)
     y = f(a, axis, dtype, None, ddof, **given(keepdims=keepdims, where=where, mean=mean, correction=correction))
-    project_a = project_input(a)
-    project_ddof = project_input(ddof)
+    project_a = cotangent_projector(a)
+    project_ddof = cotangent_projector(ddof)
     effective_ddof = ddof if correction is NOVALUE else correction
-    where_text = f"{name} pullback: output cotangent"
 
     def moment_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_ddof(zero)
         deviations = _Deviations(a, axis, dtype, effective_ddof, summation_mask(a, where, skip_nan), mean)
         kshape = keepdims_shape(deviations.shape, deviations.axes)
-        dy_k = np.reshape(dy.real, kshape)
+        dy_k = np.reshape(np.real(dy), kshape)
         scale = dy_k * _std_factor(y, kshape) if root else dy_k
         da = project_a(deviations.variance_cotangent(scale)) if differentiable(a) else _NO
 
@@ -195,13 +196,11 @@ def _moment_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axis
 def _register_moment(f: Callable[..., Any], short: str, *, skip_nan: bool,
                      root: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, ddof, keepdims, *, where, mean, correction)``."""
-    name = f"np.{short}"
-
     def moment_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
                      keepdims: Any = NOVALUE, *, where: Any = NOVALUE, mean: Any = NOVALUE,
                      correction: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _moment_rrule(f, name, a, axis, dtype, ddof, keepdims, where, mean, correction,
+        y, cotangents = _moment_rrule(f, a, axis, dtype, ddof, keepdims, where, mean, correction,
                                       skip_nan=skip_nan, root=root)
 
         def moment_pullback(dy: Any) -> tuple[Any, ...]:

@@ -58,29 +58,19 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
-    NOVALUE,
-    differentiable,
-    given,
-    name_pullback,
-    output_tangent,
-    passes_through,
-    project_array_argument,
-    project_input,
-    read_cotangent,
-    reduced_axes,
-    register_rules,
-    reject_out,
-    tangent_value,
-    to_tangent_dtype,
-    zero_cotangents,
-)
+from chainrules.rulesets.reductions._axes import reduced_axes
+from chainrules.rulesets.reductions._registration import NOVALUE, given, name_pullback, register_rules, reject_out
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value, to_tangent_dtype
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     Thunk,
     UnsupportedKeywordError,
+    cotangent_projector,
+    differentiable,
     not_implemented,
+    passes_through,
+    read_cotangent,
 )
 from chainrules_core.rules import _callable_name
 
@@ -281,14 +271,13 @@ def _quantile_rrule(f: Callable[..., Any], name: str, a: Any, q: Any, axis: Any,
                     keepdims: Any, weights: Any, *, skip_nan: bool, scale: float) -> tuple[Any, Any]:
     _check_keywords(f, weights)
     y = f(a, q, axis, None, False, method, **given(keepdims=keepdims))
-    project_a = project_input(a)
-    project_q = project_array_argument(q)
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
+    project_q = cotangent_projector(q)
 
     def quantile_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_q(zero)
         broken = _numpy_layout_bug(name, a, q, axis, skip_nan)
         if broken is not None:
@@ -300,10 +289,10 @@ def _quantile_rrule(f: Callable[..., Any], name: str, a: Any, q: Any, axis: Any,
             slope = stats.slope()
             if slope is None:
                 return not_implemented_q(method)
-            dq = np.sum(np.reshape(dy.real, slope.shape) * slope, axis=1) / scale
+            dq = np.sum(np.reshape(np.real(dy), slope.shape) * slope, axis=1) / scale
             return project_q(np.reshape(dq, np.shape(q)))
 
-        return da, Thunk(quantile_q) if differentiable(np.asarray(q)) else _NO
+        return da, Thunk(quantile_q) if differentiable(q) else _NO
 
     return y, quantile_pullback
 
@@ -318,7 +307,7 @@ def _quantile_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, q:
     _check_keywords(f, weights)
     y = f(a, q, axis, None, False, method, **given(keepdims=keepdims))
     da = tangent_value(tangents[1]) if differentiable(a) else None
-    dq = tangent_value(tangents[2]) if differentiable(np.asarray(q)) else None
+    dq = tangent_value(tangents[2]) if differentiable(q) else None
     for t in (da, dq):
         if isinstance(t, NotImplementedTangent):
             return y, t
@@ -381,18 +370,17 @@ _register_quantile(np.nanpercentile, "nanpercentile", skip_nan=True, scale=100.0
 
 def _register_median(f: Callable[..., Any], short: str, *, skip_nan: bool, keepdims_default: Any) -> None:
     """Register ``f(a, axis, out, overwrite_input, keepdims)``: the 0.5 quantile, method ``linear``."""
-    name = f"np.{short}"
 
     def median_rrule(a: Any, axis: Any = None, out: Any = None, overwrite_input: Any = False,
                      keepdims: Any = keepdims_default) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
         y = f(a, axis, None, False, **given(keepdims=keepdims))
-        project_a = project_input(a)
+        project_a = cotangent_projector(a)
 
         def median_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, y, f"{name} pullback: output cotangent")
+            dy = read_cotangent(dy, y, f)
             if passes_through(dy) or not differentiable(a):
-                return _NO, project_a(zero_cotangents(dy, 1)[0]), _NO, _NO, _NO, _NO
+                return _NO, project_a(passed_on(dy)), _NO, _NO, _NO, _NO
             stats = OrderStatistics(a, 0.5, axis, "linear", skip_nan=skip_nan)
             return _NO, project_a(stats.cotangent(to_tangent_dtype(dy, a))), _NO, _NO, _NO, _NO
 

@@ -30,22 +30,22 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._registration import name_pullback, register_method, register_rules, reject_out
+from chainrules.rulesets.reductions._tangent_values import (
     as_computed,
-    differentiable,
-    name_pullback,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    register_method,
-    register_rules,
-    reject_out,
+    passed_on,
     tangent_value,
     to_tangent_dtype,
-    zero_cotangents,
 )
-from chainrules_core import NoTangent, NotImplementedTangent
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+)
 
 _NO = NoTangent()
 
@@ -168,16 +168,15 @@ class _Scan:
         return dy
 
 
-def _scan_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, *, product: bool, skip_nan: bool,
+def _scan_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, *, product: bool, skip_nan: bool,
                 include_initial: bool, call: Callable[[], Any]) -> tuple[Any, Callable[[Any], Any]]:
     y = call()
-    project_a = project_input(a)
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
 
     def scan_pullback(dy: Any) -> Any:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy) or not differentiable(a):
-            return project_a(zero_cotangents(dy, 1)[0])
+            return project_a(passed_on(dy))
         scan = _Scan(a, axis, dtype, skip_nan, 1.0 if product else 0.0, include_initial)
         dy_values = to_tangent_dtype(scan.output_cotangent(dy), scan.values)
         if product:
@@ -206,12 +205,10 @@ def _scan_frule(tangent: Any, a: Any, axis: Any, dtype: Any, *, product: bool, s
 
 def _register_scan(f: Callable[..., Any], method: Any, short: str, *, product: bool, skip_nan: bool) -> None:
     """Register ``f(a, axis=None, dtype=None, out=None)`` and, if given, the ndarray method."""
-    name = f"np.{short}"
-
     def scan_rrule(a: Any, axis: Any = None, dtype: Any = None,
                    out: Any = None) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangent = _scan_rrule(f, name, a, axis, dtype, product=product, skip_nan=skip_nan,
+        y, cotangent = _scan_rrule(f, a, axis, dtype, product=product, skip_nan=skip_nan,
                                    include_initial=False, call=lambda: f(a, axis, dtype))
 
         def scan_pullback(dy: Any) -> tuple[Any, ...]:
@@ -238,12 +235,10 @@ _register_scan(np.nancumprod, None, "nancumprod", product=True, skip_nan=True)
 
 def _register_cumulative(f: Callable[..., Any], short: str, *, product: bool) -> None:
     """Register NumPy 2's ``f(x, /, *, axis=None, dtype=None, out=None, include_initial=False)``."""
-    name = f"np.{short}"
-
     def cumulative_rrule(x: Any, *, axis: Any = None, dtype: Any = None, out: Any = None,
                          include_initial: bool = False) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangent = _scan_rrule(f, name, x, axis, dtype, product=product, skip_nan=False,
+        y, cotangent = _scan_rrule(f, x, axis, dtype, product=product, skip_nan=False,
                                    include_initial=include_initial,
                                    call=lambda: f(x, axis=axis, dtype=dtype, include_initial=include_initial))
 

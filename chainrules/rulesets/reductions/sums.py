@@ -52,41 +52,39 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import broadcast_view, keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    NUMBER_OR_ARRAY,
-    broadcast_view,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_array_argument,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
+)
+from chainrules.rulesets.reductions._tangent_values import (
+    output_tangent,
+    passed_on,
     tangent_value,
     to_tangent_dtype,
-    zero_cotangents,
 )
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     NotImplementedTangent,
     Tangent,
     Thunk,
     ZeroTangent,
-    backing,
+    cotangent_projector,
+    differentiable,
     frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
-    unthunk,
 )
 
 _NO = NoTangent()
+_ZERO = ZeroTangent()
 
 
 def summation_mask(a: Any, where: Any, skip_nan: bool) -> np.ndarray | None:
@@ -152,20 +150,19 @@ class _Summation:
         return total / self.count if self.count is not None else total
 
 
-def _summation_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, keepdims: Any,
+def _summation_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, keepdims: Any,
                      initial: Any, where: Any, *, skip_nan: bool, mean: bool) -> tuple[Any, Any]:
     """The primal output and a function from the output cotangent to ``(da, dinitial)``."""
     y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
     has_initial = initial is not NOVALUE
-    project_initial = project_input(initial) if has_initial else None
-    where_text = f"{name} pullback: output cotangent"
+    project_initial = cotangent_projector(initial) if has_initial else None
     differentiable_a = differentiable(a)
 
     def summation_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return (project_a(zero), project_initial(zero) if project_initial else _NO)
         da: Any = _NO
         if differentiable_a:
@@ -203,12 +200,10 @@ def _summation_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, a
 def _register_sum(f: Callable[..., Any], short: str, *,
                   skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)`` (sum, nansum)."""
-    name = f"np.{short}"
-
     def sum_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
                   initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, initial, where,
+        y, cotangents = _summation_rrule(f, a, axis, dtype, keepdims, initial, where,
                                          skip_nan=skip_nan, mean=False)
 
         def sum_pullback(dy: Any) -> tuple[Any, ...]:
@@ -229,12 +224,10 @@ def _register_sum(f: Callable[..., Any], short: str, *,
 def _register_mean(f: Callable[..., Any], short: str, *,
                    skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, *, where)`` (mean, nanmean)."""
-    name = f"np.{short}"
-
     def mean_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE, *,
                    where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, NOVALUE, where,
+        y, cotangents = _summation_rrule(f, a, axis, dtype, keepdims, NOVALUE, where,
                                          skip_nan=skip_nan, mean=True)
 
         def mean_pullback(dy: Any) -> tuple[Any, ...]:
@@ -291,19 +284,7 @@ def _identity(x: Any) -> Any:
     return x
 
 
-def _output_parts(dy: Any, n: int, where: str) -> tuple[Any, ...]:
-    """Split the cotangent of a tuple output (a ``Tangent``, a tuple or a zero) into its parts."""
-    dy = unthunk(dy)
-    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
-        return (dy,) * n
-    parts = backing(dy) if isinstance(dy, Tangent) else dy
-    if not isinstance(parts, (tuple, list)) or len(parts) != n:
-        raise ValueError(f"{where}: expected a cotangent with {n} parts (a Tangent or a tuple) for the "
-                         f"{n} outputs, got {type(dy).__name__}")
-    return tuple(parts)
-
-
-@rrule.register(np.average, NUMBER_OR_ARRAY)
+@rrule.register(np.average, NUMERIC)
 def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any = False, *,
                   keepdims: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
     """Reverse rule of ``np.average`` with respect to ``a`` and ``weights``.
@@ -326,14 +307,16 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
     arr = np.asarray(a)
     axes = reduced_axes(axis, arr.ndim)
     kshape = keepdims_shape(arr.shape, axes)
-    project_a = project_input(a)
-    project_weights = project_array_argument(weights) if weights is not None else _no_tangent_projector
-    shapes = (np.shape(avg), np.shape(y[1])) if returned else (np.shape(avg),)
+    project_a = cotangent_projector(a)
+    project_weights = cotangent_projector(weights)
 
     def average_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = _output_parts(dy, 2, "np.average pullback") if returned else (dy,)
-        parts = tuple(read_cotangent(p, np.empty(s), f"np.average pullback: cotangent of output {k + 1}")
-                      for k, (p, s) in enumerate(zip(parts, shapes)))
+        parts: tuple[Any, ...]
+        if returned:
+            read = read_cotangents(dy, y, np.average)
+            parts = (read, read) if passes_through(read) else tuple(_ZERO if p is None else p for p in read)
+        else:
+            parts = (read_cotangent(dy, y, np.average),)
         d_avg = None if passes_through(parts[0]) else np.reshape(parts[0], kshape)
         d_sum = None if len(parts) == 1 or passes_through(parts[1]) else np.reshape(parts[1], kshape)
         if d_avg is None and (d_sum is None or weights is None):
@@ -363,11 +346,7 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
     return y, average_pullback
 
 
-def _no_tangent_projector(dx: Any) -> NoTangent:
-    return _NO
-
-
-@frule.register(np.average, NUMBER_OR_ARRAY)
+@frule.register(np.average, NUMERIC)
 def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: Any = None, returned: Any = False,
                   *, keepdims: Any = NOVALUE) -> tuple[Any, Any]:
     """Forward rule of ``np.average`` (tangents of ``a`` and ``weights``).
@@ -385,7 +364,7 @@ def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: 
     arr = np.asarray(a)
     axes = reduced_axes(axis, arr.ndim)
     da = tangent_value(tangents[1]) if differentiable(a) else None
-    dweights = tangent_value(tangents[3]) if weights is not None and differentiable(np.asarray(weights)) else None
+    dweights = tangent_value(tangents[3]) if differentiable(weights) else None
     d_avg: Any = None
     d_sum: Any = None
     if weights is None:

@@ -136,7 +136,7 @@ def test_masked_cotangent_is_dense_and_writable(f, rand):
 def test_wrong_shaped_cotangent_names_the_function(f, rand):
     x = rand((3, 4))
     _, pullback = rrule(f, x, 0)
-    with pytest.raises(ProjectionError, match=rf"np\.{f.__name__} pullback.*\(3,\).*\(4,\)"):
+    with pytest.raises(ProjectionError, match=rf"numpy\.{f.__name__} pullback.*\(3,\).*\(4,\)"):
         pullback(np.ones(3))
 
 
@@ -214,9 +214,9 @@ def test_average_tuple_cotangents(rand):
         assert np.allclose(unthunk(as_tangent[k]), unthunk(as_tuple[k]))
     assert isinstance(unthunk(only_total[1]), ZeroTangent)
     test_rrule(np.average, x, 1, w, True, output_tangent=Tangent(tuple, ZeroTangent(), d_total))
-    with pytest.raises(ValueError, match=r"np\.average pullback"):
+    with pytest.raises(ProjectionError, match=r"numpy\.average pullback: output cotangent is a ndarray"):
         pullback(d_avg)
-    with pytest.raises(ProjectionError, match=r"np\.average pullback: cotangent of output 2"):
+    with pytest.raises(ProjectionError, match=r"numpy\.average pullback: cotangent of output 1 has shape \(5,\)"):
         pullback((d_avg, np.ones(5)))
 
 

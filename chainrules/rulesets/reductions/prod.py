@@ -37,26 +37,26 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    as_computed,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
-    tangent_value,
-    zero_cotangents,
 )
+from chainrules.rulesets.reductions._tangent_values import as_computed, output_tangent, passed_on, tangent_value
 from chainrules.rulesets.reductions.sums import summation_mask
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+)
 
 _NO = NoTangent()
 
@@ -79,7 +79,7 @@ def product_of_others(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.rulesets.reductions.products import product_of_others
+    >>> from chainrules.rulesets.reductions.prod import product_of_others
     >>> product_of_others(np.array([2.0, 3.0, 4.0]), (0,))
     array([12.,  8.,  6.])
     >>> product_of_others(np.array([2.0, 0.0, 4.0]), (0,))
@@ -130,17 +130,16 @@ class _Product:
         return np.prod(self.effective(), axis=self.axes, keepdims=True)
 
 
-def _product_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, keepdims: Any, initial: Any,
+def _product_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, keepdims: Any, initial: Any,
                    where: Any, *, skip_nan: bool) -> tuple[Any, Callable[[Any], tuple[Any, Any]]]:
     y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
-    project_a = project_input(a)
-    project_initial = project_input(initial) if initial is not NOVALUE else None
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
+    project_initial = cotangent_projector(initial) if initial is not NOVALUE else None
 
     def product_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_initial(zero) if project_initial else _NO
         product = _Product(a, axis, summation_mask(a, where, skip_nan), initial, dtype)
         dy_k = np.reshape(dy, keepdims_shape(product.shape, product.axes))
@@ -184,13 +183,11 @@ def _product_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axi
 def _register_product(f: Callable[..., Any], short: str, *,
                       skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)``."""
-    name = f"np.{short}"
-
     def product_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
                       initial: Any = NOVALUE,
                       where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _product_rrule(f, name, a, axis, dtype, keepdims, initial, where, skip_nan=skip_nan)
+        y, cotangents = _product_rrule(f, a, axis, dtype, keepdims, initial, where, skip_nan=skip_nan)
 
         def product_pullback(dy: Any) -> tuple[Any, ...]:
             da, dinitial = cotangents(dy)
