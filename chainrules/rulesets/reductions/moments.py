@@ -15,7 +15,9 @@ cotangent with respect to the given mean, which is never differentiated as a key
 zero whenever it is the true mean). ``std`` divides by ``2 std``; where ``std == 0`` (all
 entries of a slice equal) the derivative does not exist and the rule returns the zero
 subgradient instead of NaN. A floating ``ddof`` passed by position is differentiated:
-``dvar/dddof = var / (N - ddof)``; an integer ``ddof`` gets ``NoTangent()``.
+``dvar/dddof = var / (N - ddof)``; an integer ``ddof`` gets ``NoTangent()``. The variance
+of an empty slice is NaN whatever ``ddof`` is: its tangent, and its derivative in ``ddof``,
+are zero (as for ``np.mean``).
 
 ``correction=`` (the array-API spelling of ``ddof``) and ``mean=`` are supported as
 keywords, ``where=`` masks entries (zero cotangent), ``nanvar``/``nanstd`` skip NaNs the
@@ -78,7 +80,7 @@ _NO = NoTangent()
 class _Deviations:
     """The centred input ``x - c`` of a variance over ``axes`` and what its derivatives need."""
 
-    __slots__ = ("axes", "centred", "count", "denominator", "mask", "shape")
+    __slots__ = ("axes", "centred", "count", "denominator", "empty", "mask", "shape")
 
     def __init__(self, a: Any, axis: Any, dtype: Any, ddof: Any, mask: np.ndarray | None, mean: Any) -> None:
         x = np.asarray(a)
@@ -101,7 +103,21 @@ class _Deviations:
         if mask is not None:
             centred = np.where(mask, centred, np.zeros((), centred.dtype))
         self.centred = centred
-        self.denominator = self.count - ddof
+        # N - ddof as an array of the real working precision: a zero denominator (ddof = N) gives
+        # inf or NaN as NumPy's variance does, never a ZeroDivisionError.
+        real = np.finfo(x.dtype).dtype if x.dtype.kind in "fc" else np.dtype(np.float64)
+        self.denominator = np.asarray(np.subtract(self.count, ddof), dtype=real)
+        self.empty = np.equal(self.count, 0)
+
+    def zero_empty(self, values: Any) -> Any:
+        """``values`` (reduced axes kept) with zeros for the empty slices.
+
+        The variance of an empty slice is NaN (NumPy warns) whatever its (no) entries and
+        ``ddof``: a constant, whose tangent is zero, as ``np.mean`` of an empty slice.
+        """
+        if np.any(self.empty):
+            return np.where(self.empty, 0, values)
+        return values
 
     def variance_cotangent(self, scale: np.ndarray) -> np.ndarray:
         """``dvar/dx`` times ``scale`` (real, reduced axes kept); for complex ``x`` the derivative
@@ -159,7 +175,7 @@ def _moment_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, ddof: An
         def moment_ddof() -> Any:
             # dvar/dddof = var / (N - ddof); dstd/dddof = std / (2 (N - ddof))
             with np.errstate(invalid="ignore", divide="ignore"):
-                partial = np.reshape(y, kshape) / deviations.denominator
+                partial = deviations.zero_empty(np.reshape(y, kshape) / deviations.denominator)
             return project_ddof(np.sum(partial * (0.5 * dy_k if root else dy_k)))
 
         return da, Thunk(moment_ddof) if differentiable(ddof) else _NO
@@ -189,7 +205,7 @@ def _moment_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axis
         variance = np.reshape(y, kshape) ** 2 if root else np.reshape(y, kshape)
         with np.errstate(invalid="ignore", divide="ignore"):
             dvar = dvar + variance / deviations.denominator * dddof
-    dy = dvar * _std_factor(y, kshape) if root else dvar
+    dy = deviations.zero_empty(dvar * _std_factor(y, kshape) if root else dvar)
     return y, output_tangent(np.reshape(dy, np.shape(y)), y)
 
 

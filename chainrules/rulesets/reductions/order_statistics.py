@@ -35,7 +35,8 @@ NaN
 ``median``/``quantile``/``percentile`` return NaN for a slice containing NaN; its cotangent
 goes to its NaN entries (split equally, as for ``max``) and the ``q`` derivative there is 0.
 The ``nan*`` variants use the non-NaN entries only (``n`` is their count); an all-NaN slice
-gives a zero cotangent.
+gives a zero cotangent. An empty slice (NaN output, NumPy warns) has zero derivatives too,
+also in ``q``; ``np.quantile`` of an empty array raises NumPy's own error.
 
 NumPy 2.4's ``nanquantile``/``nanpercentile`` order their output axes wrongly when ``q`` has
 two or more dimensions and several, but not all, axes are reduced (``np.nanquantile(x,
@@ -210,6 +211,8 @@ class OrderStatistics:
 
     def tangent(self, da: np.ndarray) -> np.ndarray:
         """The pushforward of ``da`` (``a``'s shape), laid out as (quantiles, rows)."""
+        if self.sorted.shape[1] == 0:  # empty slices: a NaN output that no entry moves
+            return np.zeros(self.g.shape, dtype=np.result_type(da, self.g))
         table = np.asarray(da).transpose(self.perm).reshape(self.sorted.shape)
         sorted_tangent = _group_mean(np.take_along_axis(table, self.order, axis=1), self.sorted)
         rows = np.arange(self.rows)[None, :]
@@ -227,6 +230,8 @@ class OrderStatistics:
             return np.zeros(self.g.shape)
         if self.method not in CONTINUOUS_METHODS:
             return None
+        if self.sorted.shape[1] == 0:
+            return np.zeros(self.g.shape)
         alpha, beta = CONTINUOUS_METHODS[self.method]
         n = self.valid[None, :].astype(np.float64)
         q = self.q[:, None]

@@ -13,6 +13,10 @@ number of elements summed; the NaN-skipping variants are the masked sum/mean wit
 ``S`` (broadcast to ``A``'s shape) adds its own cotangent to every weight. Complex inputs
 follow the library's convention (the pullback multiplies by the conjugate derivative).
 
+The mean of an empty slice is ``0/0 = NaN`` (NumPy warns) and depends on nothing: the
+cotangent of its (no) entries is empty and the tangent of its output is the empty sum, 0
+(not ``0/0``), so the frule and the rrule agree.
+
 Memory
 ------
 Without a mask (no ``where=``, no NaN in the input of a NaN-variant), the cotangent of the
@@ -126,11 +130,13 @@ class _Summation:
         self.mean = mean
         self.count: Any = None
         if mean:
+            # An empty slice has the output 0/0 = NaN (NumPy warns) and no inputs: its tangent is
+            # the empty sum, 0, and nothing receives its cotangent. Dividing by max(count, 1)
+            # gives exactly that, in the frule and the rrule alike.
             if mask is None:
-                self.count = math.prod(self.shape[i] for i in self.axes)
+                self.count = max(math.prod(self.shape[i] for i in self.axes), 1)
             else:
-                counts = np.sum(mask, axis=self.axes, keepdims=True)
-                self.count = np.maximum(counts, 1)  # an empty slice has output NaN and no inputs
+                self.count = np.maximum(np.sum(mask, axis=self.axes, keepdims=True), 1)
 
     def cotangent(self, dy: np.ndarray) -> Any:
         """The cotangent of ``a`` for the output cotangent ``dy`` (an array of the output's shape)."""
@@ -307,6 +313,7 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
     arr = np.asarray(a)
     axes = reduced_axes(axis, arr.ndim)
     kshape = keepdims_shape(arr.shape, axes)
+    count = max(math.prod(arr.shape[i] for i in axes), 1)  # an empty slice: NaN output, nothing to differentiate
     project_a = cotangent_projector(a)
     project_weights = cotangent_projector(weights)
 
@@ -323,7 +330,7 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
             zero = next((p for p in parts if isinstance(p, NotImplementedTangent)), ZeroTangent())
             return _NO, project_a(zero), _NO, project_weights(zero), _NO
         if weights is None:
-            da = broadcast_view(to_tangent_dtype(d_avg, a) / (arr.size // max(np.size(avg), 1)), arr.shape)
+            da = broadcast_view(to_tangent_dtype(d_avg, a) / count, arr.shape)
             return _NO, project_a(da), _NO, _NO, _NO
         w, weights_back = _weights_like_numpy(arr, weights, axis)
         total = np.sum(w, axis=axes, keepdims=True)
@@ -369,7 +376,7 @@ def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: 
     d_sum: Any = None
     if weights is None:
         if da is not None:
-            d_avg = np.mean(np.asarray(da), axis=axes, keepdims=True)
+            d_avg = np.sum(np.asarray(da), axis=axes, keepdims=True) / max(math.prod(arr.shape[i] for i in axes), 1)
     else:
         w, _ = _weights_like_numpy(arr, weights, axis)
         total = np.sum(w, axis=axes, keepdims=True)

@@ -143,3 +143,19 @@ def test_var_pushforward_along_a_constant_shift_is_zero(rand):
     """var(x + t) = var(x): checked against finite differences along that direction."""
     x = rand((3, 4))
     test_frule(np.var, PrimalAndTangent(x, np.ones((3, 4))), 1)
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom", "ignore:invalid value encountered", "ignore:divide by zero")
+@pytest.mark.parametrize("f", MOMENTS)
+@pytest.mark.parametrize(("shape", "args"), [((0,), ()), ((3, 0), (1,))], ids=["vector", "empty-rows"])
+def test_empty_slices_have_zero_derivatives(f, shape, args):
+    """The variance of no entries is NaN whatever ``ddof`` is: a constant, with a zero tangent
+    (as for ``np.mean``; the rules of ``var`` divided by zero there)."""
+    x = np.zeros(shape)
+    test_rrule(f, x, *args)
+    test_frule(f, x, *args)
+    full = (*args, *(None,) * (3 - len(args)), 0.5)  # ddof = 0.5 by position (differentiated)
+    y, pullback = rrule(f, x, *full)
+    assert np.all(np.isnan(y)) and unthunk(pullback(np.ones(np.shape(y)))[5]) == 0.0
+    _, dy = frule((NoTangent(), np.ones(shape), NoTangent(), NoTangent(), NoTangent(), 1.0), f, x, *full)
+    assert not np.any(np.isnan(dy)) and not np.any(dy)

@@ -177,3 +177,21 @@ def test_errors_and_zero_cotangents(f, rand):
     if f in QUANTILES:
         with pytest.raises(UnsupportedKeywordError, match="weights="):
             rrule(f, x, *args, 0, method="inverted_cdf", weights=np.ones((3, 4)))
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:All-NaN slice", "ignore:invalid value encountered")
+@pytest.mark.parametrize("f", [*MEDIANS, np.nanquantile, np.nanpercentile])
+@pytest.mark.parametrize(("shape", "axis"), [((0,), None), ((3, 0), 1)], ids=["vector", "empty-rows"])
+def test_empty_slices_have_zero_derivatives(f, shape, axis):
+    """The median of no entries is NaN (NumPy warns): a constant, with a zero tangent, also in ``q``
+    (the rules indexed the empty sorted slices). ``np.quantile`` of an empty array is NumPy's IndexError."""
+    x = np.zeros(shape)
+    q = () if f in MEDIANS else (q_for(f, 0.5),)
+    keywords = {"axis": axis} if f in MEDIANS else {"q": q[0], "axis": axis}  # q by keyword: not differentiated
+    test_rrule(f, x, fkwargs=keywords)
+    test_frule(f, x, fkwargs=keywords)
+    if q:
+        y, pullback = rrule(f, x, *q, axis)
+        assert np.all(np.isnan(y)) and unthunk(pullback(np.ones(np.shape(y)))[2]) == 0.0
+        _, dy = frule((NoTangent(), np.ones(shape), 1.0, NoTangent()), f, x, *q, axis)
+        assert not np.any(np.isnan(dy)) and not np.any(dy)

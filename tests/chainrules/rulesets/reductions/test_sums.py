@@ -243,3 +243,32 @@ def test_integer_output_dtype_has_zero_cotangent(f, rand):
     assert y.dtype == np.int64 and np.array_equal(y, f(x, 0, np.int64))
     assert isinstance(pullback(np.ones(y.shape))[1], ZeroTangent)
     assert isinstance(frule((NoTangent(), x, NoTangent(), NoTangent()), f, x, 0, np.int64)[1], NoTangent)
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value encountered")
+@pytest.mark.parametrize("f", [np.mean, np.nanmean, np.average])
+@pytest.mark.parametrize(("shape", "args"), [((0,), ()), ((3, 0), (1,)), ((0, 2), (None,))],
+                         ids=["vector", "empty-rows", "all-axes"])
+def test_mean_of_an_empty_slice(f, shape, args):
+    """Regression (issue 16): the frule of ``np.mean(np.zeros(0))`` gave NaN where the rrule gave 0.
+
+    The mean of no entries is NaN (NumPy warns) and depends on nothing: its derivative with
+    respect to the (no) entries is an empty array, and the tangent of the NaN output is the
+    empty sum, 0. The frule and the rrule agree on that.
+    """
+    x = np.zeros(shape)
+    test_rrule(f, x, *args)
+    test_frule(f, x, *args)
+    y, dy = frule((NoTangent(), np.ones(shape), *(NoTangent(),) * len(args)), f, x, *args)
+    assert np.all(np.isnan(y))
+    assert np.shape(dy) == np.shape(y) and not np.any(np.isnan(dy)) and not np.any(dy)
+    _, pullback = rrule(f, x, *args)
+    dx = pullback(np.ones(np.shape(y)))[1]
+    assert dx.shape == shape and dx.dtype == x.dtype
+
+
+def test_python_float_cotangent_of_an_array_output_names_the_function(rand):
+    _, pullback = rrule(np.sum, rand((2, 3)), 0)
+    with pytest.raises(ProjectionError, match=r"numpy\.sum pullback: output cotangent is a number \(float\), "
+                                              r"expected an array of shape \(3,\)"):
+        pullback(1.5)
