@@ -41,7 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.rulesets._samples import elementwise_samples
 from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
+from chainrules_core import Sample, sample_inputs
 from chainrules_core.scalar_rules import is_complex, zero_cotangent, zero_tangent_of
 
 
@@ -146,3 +148,43 @@ unary_rule(np.imag, _imag_backward, _imag_forward, keywords=no_keywords)
 unary_rule(np.angle, _angle_backward, _angle_forward, keywords=no_keywords, extra=(("deg", object),))
 unary_rule(np.real_if_close, _real_if_close_backward, _real_if_close_forward, keywords=no_keywords,
            extra=(("tol", numbers.Real),))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+_Z = _X + 1j * np.array([[0.5, 0.9, -1.1], [1.4, -0.3, 0.8]])
+
+
+@sample_inputs(np.absolute)
+def _abs_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(_Z, label="complex")]  # away from 0, where |x| has a kink
+
+
+@sample_inputs(np.fabs)
+def _fabs_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_X, rng=rng)  # real only (NumPy's fabs refuses complex input)
+
+
+@sample_inputs(np.conjugate, np.real, np.imag)
+def _part_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(_Z, label="complex"), Sample(1.5 - 0.5j, label="complex scalar")]
+
+
+@sample_inputs(np.ndarray.conj, np.ndarray.conjugate)
+def _conj_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_Z, label="complex"), Sample(_X.astype(np.float32), label="float32")]
+
+
+@sample_inputs(np.angle)
+def _angle_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_Z, label="complex"), Sample(_Z.astype(np.complex64), label="complex64"),
+            Sample(_Z, True, label="deg=True by position"), Sample(_Z, fkwargs={"deg": True}, label="deg by keyword"),
+            Sample(_X, label="real (piecewise constant: 0 or pi)")]
+
+
+@sample_inputs(np.real_if_close)
+def _real_if_close_samples(rng: np.random.Generator) -> list[Sample]:
+    nearly_real = _X + 1e-15j
+    return [Sample(nearly_real, label="imaginary part negligible: real output"),
+            Sample(_Z, label="imaginary part kept: complex output"),
+            Sample(nearly_real, 1000.0, label="tol by position"), Sample(_X, label="real input")]

@@ -41,6 +41,7 @@ from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forw
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
+    Sample,
     Thunk,
     Varargs,
     differentiable,
@@ -48,6 +49,7 @@ from chainrules_core import (
     non_differentiable,
     read_cotangent,
     rrule,
+    sample_inputs,
     scalar_rule,
     unbroadcast,
 )
@@ -162,3 +164,46 @@ def _extremum_rules(f: Any) -> None:
 
 _extremum_rules(builtins.min)
 _extremum_rules(builtins.max)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(builtins.abs)
+def _abs_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(-1.5), Sample(3 - 4j, label="complex"), Sample(np.array([0.7, -1.3]), label="array"),
+            Sample(np.float32(-2.5), label="float32")]
+
+
+@sample_inputs(builtins.pow)
+def _pow_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(1.7, 2.5), Sample(-8.0, 1 / 3, label="a complex result (Python's principal power)"),
+            Sample(2.5, 3, label="an integer exponent (not differentiated)"),
+            Sample(np.array([0.5, 2.0]), 1.5, label="array"), Sample(3, 4, 5, label="modular: integers")]
+
+
+@sample_inputs(builtins.divmod)
+def _divmod_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(7.3, 2.0), Sample(-7.3, 2.0, label="negative dividend"),
+            Sample(np.array([2.3, -1.7]), 1.5, label="array")]
+
+
+@sample_inputs(builtins.round)
+def _round_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(2.37, label="an integer result (non-differentiable)"), Sample(2.37, 1, label="ndigits"),
+            Sample(np.float64(-1.234), 2, label="NumPy scalar")]
+
+
+@sample_inputs(builtins.sum)
+def _sum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample([0.5, -1.5, 2.0]), Sample((0.5, 2, np.float32(1.5)), label="a tuple with an integer"),
+            Sample([np.ones(3), rng.standard_normal((2, 3))], label="arrays broadcast together"),
+            Sample(rng.standard_normal((3, 2)), label="an array: summed over its rows"),
+            Sample([0.5, 1.5], 2.5, label="start")]
+
+
+@sample_inputs(builtins.max, builtins.min)
+def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample([1.0, 3.5, -2.0]), Sample([1.0, 3.5, 3.5, -3.5, 2], label="ties are split"),
+            Sample(1.5, -2.5, 0.5, label="several arguments"),
+            Sample(np.array([0.5, -1.5, 2.5]), label="an array"),
+            Sample([1.0, -3.5, 2.0], fkwargs={"key": abs}, label="key="),
+            Sample([], fkwargs={"default": 0.0}, label="empty with default= (constant)")]
