@@ -46,12 +46,14 @@ from chainrules.rulesets.reductions._tangent_values import output_tangent, passe
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     ZeroTangent,
     cotangent_projector,
     differentiable,
     passes_through,
     read_cotangent,
+    sample_inputs,
 )
 
 _NO = NoTangent()
@@ -292,3 +294,33 @@ def corrcoef_frule(tangents: tuple[Any, ...], x: Any, y: Any = None, rowvar: Any
 
 
 register_rules(np.corrcoef, "corrcoef", corrcoef_rrule, corrcoef_frule)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_FREQUENCIES = np.array([1, 2, 1, 3, 1])
+
+
+@sample_inputs(np.cov)
+def _cov_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y = rng.standard_normal((3, 5)), rng.standard_normal((2, 5))
+    aweights = rng.uniform(0.5, 2.0, 5)
+    return [Sample(x, label="rows are variables"), Sample(x, y, label="y stacked under m"),
+            Sample(x.T.copy(), y.T.copy(), False, label="rowvar=False by position"),
+            Sample(x.T.copy(), fkwargs={"rowvar": False}, label="rowvar=False by keyword"),
+            Sample(x[0], label="one variable: a 0-d output"),
+            Sample(x, None, True, True, label="bias=True"), Sample(x, None, True, False, 2, label="ddof=2"),
+            Sample(x, None, True, False, None, None, aweights, label="analytic weights (differentiated)"),
+            Sample(x, None, True, False, 1, _FREQUENCIES, aweights, label="frequency and analytic weights, ddof"),
+            Sample(x.astype(np.float32), label="float32"), Sample(x.astype(np.float32), fkwargs={"dtype": np.float64},
+                                                                 label="float32, dtype="),
+            Sample(x + 1j * rng.standard_normal((3, 5)), label="complex")]
+
+
+@sample_inputs(np.corrcoef)
+def _corrcoef_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y = rng.standard_normal((3, 5)), rng.standard_normal((2, 5))
+    return [Sample(x), Sample(x, y, label="y stacked under x"),
+            Sample(x.T.copy(), None, False, label="rowvar=False by position"),
+            Sample(x[0], y[0], label="two 1-d variables"),
+            Sample(x[0], label="one variable: R = 1, constant"), Sample(x.astype(np.float32), label="float32"),
+            Sample(x + 1j * rng.standard_normal((3, 5)), label="complex")]

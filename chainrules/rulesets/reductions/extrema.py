@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
 from chainrules.rulesets.reductions._registration import (
     NOVALUE,
     given,
@@ -50,6 +51,7 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     cotangent_projector,
     differentiable,
@@ -57,6 +59,7 @@ from chainrules_core import (
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 _NO = NoTangent()
@@ -254,3 +257,40 @@ def ptp_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, out: Any = No
     top = Extremum(a, axis, np.max(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
     bottom = Extremum(a, axis, np.min(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
     return y, output_tangent(np.reshape(top.tangent(da, None) - bottom.tangent(da, None), np.shape(y)), y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_TIES = np.array([[1.5, -0.5, 1.5, 0.2], [0.3, -1.0, 0.3, -1.0], [2.0, -2.0, 0.1, 0.4]])
+"""Rows with a tie for the maximum, ties for both extrema, and none: ties share the cotangent equally.
+
+Two-way ties only: there the central finite differences, ``(max(d) + min(d)) / 2`` of the tied
+tangents, are their mean, the rules' equal split; at a three-way tie they are not the mean
+(no finite differences single out a subgradient), so the unit tests pin that convention."""
+
+
+@sample_inputs(np.max, np.amax, np.min, np.amin, np.nanmax, np.nanmin)
+def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng, empty=False),
+            Sample(_TIES, 1, label="ties in a slice"), Sample(_TIES, label="ties, all axes"),
+            Sample(y, 1, None, False, 0.25, label="initial by position (differentiated)"),
+            Sample(np.array([[0.25, -1.0], [0.5, 0.0]]), 1, None, False, 0.25, label="initial ties with an entry"),
+            Sample(y, fkwargs={"axis": 0, "initial": -5.0, "where": y > -1.0}, label="where= with initial="),
+            Sample(np.zeros((2, 0)), 0, label="an empty output")]
+
+
+@sample_inputs(np.nanmax, np.nanmin)
+def _nan_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.max, np.ndarray.min)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_TIES), Sample(_TIES, 1, label="axis by position"),
+            Sample(_TIES.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]
+
+
+@sample_inputs(np.ptp)
+def _ptp_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng, empty=False),
+            Sample(_TIES, 1, label="ties in a slice")]

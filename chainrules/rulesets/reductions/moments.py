@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
 from chainrules.rulesets.reductions._registration import (
     NOVALUE,
     given,
@@ -65,12 +66,14 @@ from chainrules.rulesets.reductions.sums import summation_mask
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     UnsupportedKeywordError,
     cotangent_projector,
     differentiable,
     passes_through,
     read_cotangent,
+    sample_inputs,
 )
 from chainrules_core.rules import _callable_name
 
@@ -243,3 +246,37 @@ nanstd_rrule, nanstd_frule = _register_moment(np.nanstd, "nanstd", skip_nan=True
 
 register_method(np.ndarray.var, np.var, ("axis", "dtype", "out", "ddof"), ("keepdims", "where", "mean"))
 register_method(np.ndarray.std, np.std, ("axis", "dtype", "out", "ddof"), ("keepdims", "where", "mean"))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.var, np.std, np.nanvar, np.nanstd)
+def _moment_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 2), rng)
+    y = sample_array((3, 4), rng)
+    return [*axis_samples(x, rng=rng, scalars=False),
+            Sample(y, 1, None, None, 1, label="integer ddof by position"),
+            Sample(y, 1, None, None, 0.5, label="floating ddof by position (differentiated)"),
+            Sample(y, fkwargs={"axis": 0, "ddof": 1}, label="ddof by keyword"),
+            Sample(y, fkwargs={"axis": 1, "correction": 1.5}, label="correction= (the array API's ddof)"),
+            Sample(y, fkwargs={"axis": 1, "where": y > -1.0}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)"),
+            Sample(np.array([[1.5, 1.5, 1.5], [0.5, -1.0, 2.0]]), 1, label="a constant slice (std: zero subgradient)")]
+
+
+@sample_inputs(np.var, np.std)
+def _mean_keyword_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((3, 4), rng)
+    return [Sample(y, fkwargs={"axis": 1, "mean": np.mean(y, axis=1, keepdims=True)},
+                   label="mean= (NumPy 2, not differentiated)")]
+
+
+@sample_inputs(np.nanvar, np.nanstd)
+def _nan_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5, -1.0], [-0.5, 2.0, np.nan, 0.7]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.var, np.ndarray.std)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((3, 4), rng)
+    return [Sample(y), Sample(y, 1, None, None, 1, label="axis and ddof by position"),
+            Sample(y.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]

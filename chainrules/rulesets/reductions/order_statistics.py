@@ -60,11 +60,13 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.reductions._axes import reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
 from chainrules.rulesets.reductions._registration import NOVALUE, given, name_pullback, register_rules, reject_out
 from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value, to_tangent_dtype
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     UnsupportedKeywordError,
     cotangent_projector,
@@ -72,6 +74,7 @@ from chainrules_core import (
     not_implemented,
     passes_through,
     read_cotangent,
+    sample_inputs,
 )
 from chainrules_core.rules import _callable_name
 
@@ -406,3 +409,79 @@ def _register_median(f: Callable[..., Any], short: str, *, skip_nan: bool, keepd
 
 _register_median(np.median, "median", skip_nan=False, keepdims_default=False)
 _register_median(np.nanmedian, "nanmedian", skip_nan=True, keepdims_default=NOVALUE)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_TIES = np.array([[1.5, -0.5, 1.5, 0.2, 0.9], [0.3, -1.0, 0.3, -1.0, 2.0]])
+"""Two-way ties at the median of the first row and at the quartiles of the second."""
+
+
+@sample_inputs(np.median, np.nanmedian)
+def _median_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 4), rng)
+    return [*axis_samples(x, rng=rng, complex_inputs=False),
+            Sample(x[0], 1, label="an even number of entries"), Sample(_TIES, 1, label="ties at the median"),
+            Sample(x[0], fkwargs={"axis": 0, "overwrite_input": True}, label="overwrite_input= (never used)")]
+
+
+@sample_inputs(np.median)
+def _complex_median_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((3, 5), rng)
+    return [Sample(x + 1j * x[::-1], 1, label="complex (sorted lexicographically)")]
+
+
+_NAN = np.array([[1.5, np.nan, 0.5, -0.3], [np.nan, 2.0, -0.7, 1.1]])
+
+_Q = 0.3
+"""A quantile away from the grid of order statistics (h = (n - 1) q is not an integer)."""
+
+
+@sample_inputs(np.nanmedian)
+def _nanmedian_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_NAN, 1, label="NaN entries are skipped")]
+
+
+def _nan_quantile_samples(rng: np.random.Generator, scale: float) -> list[Sample]:
+    samples = [Sample(_NAN, scale * _Q, 1, label="NaN entries are skipped")]
+    if _NAN_LAYOUT_IS_BROKEN:
+        samples.append(Sample(sample_array((2, 3, 4), rng), scale * np.array([[0.25], [0.75]]), (0, 2),
+                              label="2-d q, two of three axes reduced (NumPy's layout bug: not implemented)"))
+    return samples
+
+
+@sample_inputs(np.nanquantile)
+def _nanquantile_samples(rng: np.random.Generator) -> list[Sample]:
+    return _nan_quantile_samples(rng, 1.0)
+
+
+@sample_inputs(np.nanpercentile)
+def _nanpercentile_samples(rng: np.random.Generator) -> list[Sample]:
+    return _nan_quantile_samples(rng, 100.0)
+
+
+def _quantile_samples(rng: np.random.Generator, scale: float) -> list[Sample]:
+    x = sample_array((2, 3, 4), rng)
+    y = sample_array((3, 6), rng)
+    q = _Q * scale
+    qs = np.array([0.15, 0.55, 0.85]) * scale
+    return [Sample(x, q, label="all axes"), Sample(x, q, 1, label="axis by position"),
+            Sample(x, qs, fkwargs={"axis": (0, 2), "keepdims": True}, label="an array of q, axis tuple, keepdims"),
+            Sample(y, [0.25 * scale, 0.7 * scale], -1, label="q as a list"),
+            Sample(y.astype(np.float32), np.float32(q), 0, label="float32"),
+            Sample(y, q, 1, None, False, "weibull", label="method by position (continuous)"),
+            Sample(y, q, fkwargs={"axis": 1, "method": "hazen"}, label="method by keyword"),
+            Sample(y, q, 1, None, False, "lower", label="a discrete method (piecewise constant in q)"),
+            # q held fixed (by keyword) where finite differences in q leave its domain or cross a kink
+            Sample(y, fkwargs={"q": 0.0, "axis": 1}, label="q = 0: the minimum"),
+            Sample(y, fkwargs={"q": scale, "axis": 1}, label="q = 1: the maximum"),
+            Sample(_TIES, fkwargs={"q": qs, "axis": 1}, label="ties (q by keyword, not differentiated)")]
+
+
+@sample_inputs(np.quantile, np.nanquantile)
+def _fraction_samples(rng: np.random.Generator) -> list[Sample]:
+    return _quantile_samples(rng, 1.0)
+
+
+@sample_inputs(np.percentile, np.nanpercentile)
+def _percent_samples(rng: np.random.Generator) -> list[Sample]:
+    return _quantile_samples(rng, 100.0)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
 from chainrules.rulesets.reductions._registration import (
     NOVALUE,
     given,
@@ -51,11 +52,13 @@ from chainrules.rulesets.reductions.sums import summation_mask
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     cotangent_projector,
     differentiable,
     passes_through,
     read_cotangent,
+    sample_inputs,
 )
 
 _NO = NoTangent()
@@ -208,3 +211,32 @@ nanprod_rrule, nanprod_frule = _register_product(np.nanprod, "nanprod", skip_nan
 
 
 register_method(np.ndarray.prod, np.prod, ("axis", "dtype", "out"), ("keepdims", "initial", "where"))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_ZEROS = np.array([[2.0, 0.0, -1.5, 0.5], [0.0, 1.5, 0.0, -2.0], [1.2, -0.7, 2.5, 0.8]])
+"""Rows with one zero, two zeros and none: the three regimes of the product of the others."""
+
+
+@sample_inputs(np.prod, np.nanprod)
+def _prod_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng),
+            Sample(_ZEROS, 1, label="one, two and no zeros in a slice"),
+            Sample(_ZEROS + 0.5j * _ZEROS[::-1], 1, label="complex, with zeros"),
+            Sample(_ZEROS, label="zeros, all axes"),
+            Sample(y, 1, None, None, False, 1.5, label="initial by position (differentiated)"),
+            Sample(y, fkwargs={"initial": 1.5}, label="initial by keyword"),
+            Sample(y, fkwargs={"where": y > 0, "axis": 0}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)")]
+
+
+@sample_inputs(np.nanprod)
+def _nanprod_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.prod)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_ZEROS), Sample(_ZEROS, 1, label="axis by position"),
+            Sample(_ZEROS.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]

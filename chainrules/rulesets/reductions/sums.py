@@ -57,6 +57,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from chainrules.rulesets.reductions._axes import broadcast_view, keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
 from chainrules.rulesets.reductions._registration import (
     NOVALUE,
     given,
@@ -75,6 +76,7 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
@@ -85,6 +87,7 @@ from chainrules_core import (
     read_cotangent,
     read_cotangents,
     rrule,
+    sample_inputs,
 )
 
 _NO = NoTangent()
@@ -396,3 +399,59 @@ def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: 
         return y, d_avg_out
     d_sum_out = output_tangent(None if d_sum is None else np.reshape(d_sum, np.shape(y[1])), y[1])
     return y, Tangent(tuple, d_avg_out, d_sum_out)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_MASK = np.array([[True, False, True], [True, True, False]])
+
+
+@sample_inputs(np.sum, np.nansum)
+def _sum_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 2), rng)
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(x, rng=rng),
+            Sample(y, 1, None, None, False, 2.5, label="initial by position (differentiated)"),
+            Sample(y, fkwargs={"initial": 2.5, "axis": 0}, label="initial by keyword"),
+            Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
+            Sample(y.astype(np.float32), 0, np.float64, label="dtype by position (float32 input)"),
+            Sample(y, fkwargs={"dtype": np.complex128}, label="a complex dtype")]
+
+
+@sample_inputs(np.nansum)
+def _nansum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.mean, np.nanmean)
+def _mean_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng),
+            Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)")]
+
+
+@sample_inputs(np.nanmean)
+def _nanmean_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.sum, np.ndarray.mean)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3), rng)
+    return [Sample(x), Sample(x, 1, label="axis by position"),
+            Sample(x.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]
+
+
+@sample_inputs(np.average)
+def _average_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3), rng)
+    w = rng.uniform(0.5, 2.0, (2, 3))
+    return [Sample(x, label="no weights"), Sample(x, 1, label="axis by position"),
+            Sample(x, None, w, label="weights by position (differentiated)"),
+            Sample(x, 1, w[0], label="1-d weights along the axis"),
+            Sample(x, fkwargs={"axis": 0, "weights": w}, label="weights by keyword"),
+            Sample(x, 1, w, True, label="returned=True: (average, sum of weights)"),
+            Sample(x.astype(np.float32), 0, w.astype(np.float32), label="float32"),
+            Sample(x + 1j * x[::-1], 1, w, label="complex"),
+            Sample(x, fkwargs={"axis": 1, "keepdims": True}, label="keepdims"),
+            Sample(np.zeros(0), label="empty (NaN, zero derivative)")]
