@@ -40,6 +40,7 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     Varargs,
     ZeroTangent,
@@ -50,6 +51,7 @@ from chainrules_core import (
     read_cotangent,
     read_cotangents,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -436,3 +438,46 @@ def gradient_frule(tangents: Any, f: np.ndarray, *varargs: Any, axis: Any = None
     if len(axes) == 1:
         return y, result[0]
     return y, Tangent(tuple, *result)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.diff)
+def _diff_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 4))
+    return [Sample(a), Sample(a, 2, 0, label="n and axis by position"),
+            Sample(a, fkwargs={"n": 3, "axis": -1}, label="n and axis by keyword"),
+            Sample(a, 0, label="n = 0: the identity"),
+            Sample(a, 1, 1, rng.standard_normal((3, 2)), label="prepend by position (differentiated)"),
+            Sample(a, 2, 0, 0.5, rng.standard_normal((2, 4)), label="a scalar prepend and an array append"),
+            Sample(a, fkwargs={"prepend": 1.5, "append": rng.standard_normal((3, 1))}, label="edges by keyword"),
+            Sample(a[0], 1, -1, 2, 3, label="integer edges (not differentiated)"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a[::-1], 1, 0, label="complex")]
+
+
+@sample_inputs(np.ediff1d)
+def _ediff1d_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal(4)
+    return [Sample(a), Sample(rng.standard_normal((2, 3)), label="flattened"),
+            Sample(a, rng.standard_normal(2), 1.5, label="to_end and to_begin by position"),
+            Sample(a, fkwargs={"to_begin": 2.0}, label="to_begin by keyword"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a[::-1], label="complex")]
+
+
+def _coordinates(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Increasing, unevenly spaced coordinates."""
+    return np.cumsum(0.5 + rng.uniform(0.0, 1.0, n))
+
+
+@sample_inputs(np.gradient)
+def _gradient_samples(rng: np.random.Generator) -> list[Sample]:
+    f1, f2 = rng.standard_normal(5), rng.standard_normal((3, 4))
+    return [Sample(f1, label="unit spacing"), Sample(f1, 0.5, label="a scalar spacing"),
+            Sample(f1, _coordinates(rng, 5), fkwargs={"edge_order": 2}, label="coordinates, edge_order=2"),
+            Sample(rng.standard_normal(2), label="the shortest axis for edge_order=1"),
+            Sample(f2, label="2-d: a tuple of outputs"), Sample(f2, 0.3, 2.0, label="one spacing per axis"),
+            Sample(f2, _coordinates(rng, 3), _coordinates(rng, 4), fkwargs={"edge_order": 2},
+                   label="coordinates on both axes"),
+            Sample(f2, _coordinates(rng, 4), fkwargs={"axis": -1}, label="axis= by keyword"),
+            Sample(f1, 2, label="an integer spacing (not differentiated)"),
+            Sample(f1.astype(np.float32), np.float32(0.5), label="float32"),
+            Sample(f2 + 1j * f2[::-1], 0.5, label="complex")]

@@ -49,6 +49,7 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     Thunk,
     Varargs,
     cotangent_projector,
@@ -58,6 +59,7 @@ from chainrules_core import (
     read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
 )
 from chainrules_core.scalar_rules import conj_if_complex
 
@@ -280,3 +282,33 @@ def einsum_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 non_differentiable(np.einsum_path)  # a contraction plan (and its report), not a number
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.einsum)
+def _einsum_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    a, b = r(2, 3), r(3, 4)
+    return [Sample("ij,jk->ik", a, b, label="a matrix product"), Sample("ij,jk", a, b, label="implicit output"),
+            Sample("ij->j", a, label="an index summed out (broadcast back)"),
+            Sample("ii->i", r(3, 3), label="a diagonal (scattered into zeros)"),
+            Sample("iji->j", r(2, 3, 2), label="a repeated index, not adjacent"),
+            Sample("ijk,jl,lk->i", r(2, 3, 2), r(3, 2), r(2, 2), fkwargs={"optimize": "greedy"},
+                   label="three operands, optimize="),
+            Sample("...ij,...jk->...ik", r(2, 2, 3), b, label="ellipsis, broadcast batch"),
+            Sample("i,i->i", r(1), r(3), label="a broadcast length-1 index"),
+            Sample(",i->i", 2.5, r(3), label="a scalar operand"),
+            Sample(a, [0, 1], b, [1, 2], [0, 2], label="the interleaved form"),
+            Sample("ij,jk->ik", a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample("ij,jk->ik", a + 1j * r(2, 3), b, label="complex and real"),
+            # a float32 output of float64 operands: its finite differences are good to about 1e-3
+            Sample("ij,jk->ik", a, b, fkwargs={"dtype": np.float32, "casting": "same_kind"}, label="dtype=",
+                   rtol=2e-3, atol=2e-3)]
+
+
+@sample_inputs(np.einsum_path)
+def _einsum_path_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample("ij,jk,kl->il", rng.standard_normal((2, 3)), rng.standard_normal((3, 2)),
+                   rng.standard_normal((2, 4)), label="a contraction plan (non-differentiable)")]

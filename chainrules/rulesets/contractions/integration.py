@@ -31,12 +31,14 @@ from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_va
 from chainrules_core import (
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 from chainrules_core.scalar_rules import conj_if_complex
@@ -134,3 +136,25 @@ def trapezoid_frule(tangents: Any, y: np.ndarray, x: Any = None, dx: Any = 1.0,
     elif x is None and ddx is not None:
         terms.append(np.trapezoid(y, None, ddx, axis))
     return out, sum_tangents(terms, ProjectTo(out))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _points(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Sample points increasing along the last axis."""
+    return np.cumsum(0.5 + rng.uniform(0.0, 1.0, shape), axis=-1)
+
+
+@sample_inputs(np.trapezoid)
+def _trapezoid_samples(rng: np.random.Generator) -> list[Sample]:
+    y1, y2 = rng.standard_normal(4), rng.standard_normal((3, 4))
+    return [Sample(y1, label="unit spacing"), Sample(y1, _points(rng, 4), label="x by position"),
+            Sample(y1, None, 0.3, label="dx by position (differentiated)"),
+            Sample(y2, _points(rng, 4), label="1-d x along the last axis"),
+            Sample(y2.T.copy(), _points(rng, 4), 1.0, 0, label="1-d x along axis 0, by position"),
+            Sample(y2, fkwargs={"dx": 0.5, "axis": 0}, label="dx and axis by keyword"),
+            Sample(y2, _points(rng, 3, 4), label="x of y's shape"),
+            Sample(rng.standard_normal((2, 4)), _points(rng, 3, 1, 4), label="x broadcast against y"),
+            Sample(y2, None, rng.uniform(0.5, 1.0, (3, 1)), label="an array dx"),
+            Sample(y1, np.arange(4), label="integer x (not differentiated)"),
+            Sample(y1.astype(np.float32), _points(rng, 4).astype(np.float32), label="float32"),
+            Sample(y2 + 1j * y2[::-1], _points(rng, 4), label="complex y")]

@@ -42,12 +42,14 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
 )
 from chainrules_core.scalar_rules import conj_if_complex
 
@@ -266,3 +268,26 @@ def interp_frule(tangents: Any, x: Any, xp: np.ndarray, fp: np.ndarray, left: An
     else:
         dy = PeriodicInterpolation(x, xp, fp, period).pushforward(dx, dxp, dfp, dperiod)
     return y, sum_tangents([np.reshape(dy, np.shape(y))], ProjectTo(y))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_XP = np.array([0.0, 0.7, 1.5, 2.6, 3.0])
+_X = np.array([-0.4, 0.3, 1.1, 2.0, 2.9, 3.5])
+"""Below, inside several segments and above the knots; never on a knot (the derivative jumps there)."""
+
+
+@sample_inputs(np.interp)
+def _interp_samples(rng: np.random.Generator) -> list[Sample]:
+    fp = rng.standard_normal(5)
+    xp_turns = np.array([0.3, 1.2, 2.5, 4.0, 5.5]) + np.array([0.0, 6.3, -6.2, 0.0, 12.6])
+    return [Sample(_X, _XP, fp), Sample(_X, _XP, fp, -1.0, 2.0, label="left and right by position"),
+            Sample(_X, _XP, fp, fkwargs={"left": 0.5, "right": 3.0}, label="left and right by keyword"),
+            Sample(_X.reshape(2, 3), _XP, fp, label="2-d queries"), Sample(1.1, _XP, fp, label="a scalar query"),
+            Sample(_X, _XP[:1], fp[:1], label="a single knot: constant"),
+            Sample(_X, _XP, fp + 1j * rng.standard_normal(5), 1j, 2.0, label="complex values"),
+            Sample(_X.astype(np.float32), _XP.astype(np.float32), fp.astype(np.float32), label="float32"),
+            Sample(np.array([0.7, 2.0, 6.9, -1.0, 5.9, 6.1]), xp_turns, fp, None, None, 2 * np.pi,
+                   label="period by position: knots unsorted, on several turns"),
+            Sample(np.array([0.7, 2.0, 6.9]), xp_turns, fp, fkwargs={"period": -2 * np.pi},
+                   label="a negative period by keyword"),
+            Sample(np.array([0.5, 1.5, 2.5]), np.arange(4), fp[:4], label="integer knots (not differentiated)")]

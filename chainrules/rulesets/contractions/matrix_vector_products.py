@@ -42,12 +42,14 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 from chainrules_core.scalar_rules import conj_if_complex
@@ -561,3 +563,93 @@ def kron_frule(tangents: Any, a: Any, b: Any) -> Any:
     """
     y = np.kron(a, b)
     return y, _bilinear_frule(np.kron, tangents, a, b, y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _with_dtypes(samples: list[Sample]) -> list[Sample]:
+    """The samples, then the first one in float32 and in complex128."""
+    first = samples[0]
+    return [*samples, first.as_dtype(np.float32, label="float32"),
+            Sample(*(a + 0.5j * a[::-1] for a in first.args), label="complex")]
+
+
+@sample_inputs(np.matmul, operator.matmul)
+def _matmul_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([
+        Sample(r(3, 4), r(4, 2), label="matrix @ matrix"), Sample(r(4), r(4, 2), label="1-d on the left"),
+        Sample(r(3, 4), r(4), label="1-d on the right"), Sample(r(4), r(4), label="both 1-d: a scalar"),
+        Sample(r(2, 3, 4), r(4, 2), label="stack @ matrix"), Sample(r(3, 4), r(2, 4, 2), label="matrix @ stack"),
+        Sample(r(2, 1, 3, 4), r(3, 4, 2), label="broadcast batch axes"),
+        Sample(r(3, 4), r(4, 2) + 1j * r(4, 2), label="real @ complex"),
+        Sample(np.arange(12).reshape(3, 4), r(4, 2), label="an integer operand (not differentiated)")])
+
+
+@sample_inputs(np.dot)
+def _dot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(3, 4), r(4, 2), label="matrices"), Sample(r(4), r(4), label="vectors"),
+                         Sample(r(2, 3, 4), r(5, 4, 2), label="N-d: last axis with second-to-last"),
+                         Sample(r(3, 4), 2.5, label="a scalar operand"), Sample(1.5, -0.5, label="two scalars")])
+
+
+@sample_inputs(np.ndarray.dot)
+def _dot_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(rng.standard_normal((3, 4)), rng.standard_normal((4, 2))),
+            Sample(rng.standard_normal(4), rng.standard_normal(4), label="vectors")]
+
+
+@sample_inputs(np.inner)
+def _inner_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(3, 4), r(2, 4), label="last axes"), Sample(r(4), r(4), label="vectors"),
+                         Sample(r(3, 4), 2.5, label="a scalar operand")])
+
+
+@sample_inputs(np.vdot)
+def _vdot_samples(rng: np.random.Generator) -> list[Sample]:
+    return _with_dtypes([Sample(rng.standard_normal((2, 3)), rng.standard_normal((3, 2)), label="flattened"),
+                         Sample(rng.standard_normal(4), rng.standard_normal(4), label="vectors")])
+
+
+@sample_inputs(np.outer)
+def _outer_samples(rng: np.random.Generator) -> list[Sample]:
+    return _with_dtypes([Sample(rng.standard_normal(3), rng.standard_normal(4), label="vectors"),
+                         Sample(rng.standard_normal((2, 2)), rng.standard_normal(3), label="flattened")])
+
+
+@sample_inputs(np.vecdot)
+def _vecdot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(2, 3), r(3), label="a batch against a vector"),
+                         Sample(r(3, 2), r(3, 2), fkwargs={"axis": 0}, label="axis= keyword")])
+
+
+@sample_inputs(np.kron)
+def _kron_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(2, 3), r(2, 2), label="matrices"), Sample(r(3), r(2, 2), label="different ndim"),
+                         Sample(2.5, r(3), label="a scalar operand")])
+
+
+if hasattr(np, "matvec"):
+
+    @sample_inputs(np.matvec)
+    def _matvec_samples(rng: np.random.Generator) -> list[Sample]:
+        return _with_dtypes([Sample(rng.standard_normal((3, 4)), rng.standard_normal(4), label="matrix, vector"),
+                             Sample(rng.standard_normal((2, 3, 4)), rng.standard_normal((1, 4)), label="batches")])
+
+    @sample_inputs(np.vecmat)
+    def _vecmat_samples(rng: np.random.Generator) -> list[Sample]:
+        return _with_dtypes([Sample(rng.standard_normal(3), rng.standard_normal((3, 4)), label="vector, matrix"),
+                             Sample(rng.standard_normal((2, 3)), rng.standard_normal((3, 4)), label="batches")])

@@ -83,6 +83,7 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     ZeroTangent,
     cotangent_projector,
@@ -93,6 +94,7 @@ from chainrules_core import (
     read_cotangent,
     read_cotangents,
     rrule,
+    sample_inputs,
 )
 
 __all__ = ["RepeatedRootError"]
@@ -764,3 +766,63 @@ def polyfit_frule(tangents: Any, x: np.ndarray, y: np.ndarray, deg: Any = None, 
         dcov = dcov.reshape(np.shape(outputs[1]))
     return result, _tuple_tangent([dc, dcov], outputs)
 
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.poly)
+def _poly_samples(rng: np.random.Generator) -> list[Sample]:
+    r = rng.standard_normal(3)
+    a = rng.standard_normal((3, 3))
+    return [Sample(r, label="roots"), Sample(np.array([1.0, 1.0, -2.0]), label="a repeated root (smooth)"),
+            Sample(np.array([0.5 + 1j, 0.5 - 1j, -2.0]), label="conjugate roots: real coefficients"),
+            Sample(r + 1j * r[::-1], label="complex roots"), Sample(r.astype(np.float32), label="float32 roots"),
+            Sample(a, label="a square matrix: the characteristic polynomial"),
+            Sample(np.array([[2.0, 1.0], [0.0, 2.0]]), label="a defective matrix (smooth)"),
+            Sample(a + 1j * a.T, label="a complex matrix"),
+            Sample(np.array([1, 2, 3]), label="integer roots (not differentiated)"),
+            Sample(np.zeros(0), label="no roots: the constant 1")]
+
+
+@sample_inputs(np.roots)
+def _roots_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(2.5 * np.poly([2.0, -1.0, 0.5]), label="real roots"),
+            Sample(2.5 * np.poly([0.5 + 1j, 0.5 - 1j, -2.0]), label="complex conjugate roots"),
+            Sample(np.array([1.0, -3.0, 2.0, 0.0]), label="a trailing zero: a root at 0"),
+            Sample(2.5 * np.poly([1.5, -0.75]).astype(np.float32), label="float32"),
+            Sample(rng.standard_normal(4) + 1j * rng.standard_normal(4), label="complex coefficients"),
+            Sample(np.array([1, -3, 2]), label="integer coefficients (not differentiated)")]
+
+
+@sample_inputs(np.polydiv)
+def _polydiv_samples(rng: np.random.Generator) -> list[Sample]:
+    u, v = rng.standard_normal(5), rng.standard_normal(3)
+    # (first a quotient and a remainder of one length: test_every_rule.py takes np.shape of the output tuple)
+    return [Sample(u[:4], v, label="deg u > deg v"), Sample(u, v, label="a longer quotient"),
+            Sample(u[:3], v, label="equal degrees"),
+            Sample(u[:3], rng.standard_normal(5), label="deg u < deg v: the quotient is 0"),
+            Sample(u, 2.0, label="by a constant"), Sample(3.0, v[:2], label="a constant numerator"),
+            Sample(u.astype(np.float32), v.astype(np.float32), label="float32"),
+            Sample(u + 1j * u[::-1], v, label="complex")]
+
+
+def _fit_data(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    x = np.linspace(-1.0, 1.0, 7) + 0.05 * rng.standard_normal(7)
+    return x, rng.standard_normal(7), np.linspace(0.5, 2.0, 7)
+
+
+@sample_inputs(np.polyfit)
+def _polyfit_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y, w = _fit_data(rng)
+    ys = rng.standard_normal((7, 2))
+    return [Sample(x, y, 2), Sample(x, y, 0, label="degree 0"), Sample(x, ys, 1, label="two data sets"),
+            Sample(x.astype(np.float32), y.astype(np.float32), 2, label="float32"),
+            Sample(x + 0.3j * x[::-1], y + 1j * y[::-1], 2, label="complex"),
+            Sample(x, y, 2, None, False, w, label="weights by position (differentiated)"),
+            Sample(x, y, fkwargs={"deg": 2, "w": w}, label="deg and weights by keyword"),
+            Sample(x, y, 2, 1e-12, label="rcond by position"),
+            Sample(x, y, 2, None, True, w, label="full=True: residuals, rank, singular values, rcond"),
+            Sample(x, y, 2, None, False, w, True, label="cov=True"),
+            Sample(x, ys, 1, None, False, None, "unscaled", label="cov='unscaled'"),
+            Sample(np.arange(6), y[:6], 1, label="integer x (not differentiated)"),
+            Sample(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 1.0]), y[:6], 2,
+                   label="rank-deficient: d/dx not implemented (NumPy warns RankWarning)")]

@@ -38,12 +38,14 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 from chainrules_core.scalar_rules import conj_if_complex
@@ -449,3 +451,50 @@ def vander_frule(tangents: Any, x: np.ndarray, N: Any = None, increasing: bool =
     if dx is None:
         return V, ZeroTangent()
     return V, ProjectTo(V)(_vander_rates(x, V, increasing) * np.asarray(dx)[:, np.newaxis])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.polyval)
+def _polyval_samples(rng: np.random.Generator) -> list[Sample]:
+    p, x = rng.standard_normal(4), rng.standard_normal((2, 3))
+    return [Sample(p, x), Sample(p, 0.7, label="a scalar x"), Sample(p[:1], x, label="a constant polynomial"),
+            Sample(rng.standard_normal((3, 2)), rng.standard_normal(2), label="one polynomial per column"),
+            Sample(p, 2, label="an integer x (not differentiated)"),
+            Sample(np.array([1, 2, 3]), x, label="integer coefficients (not differentiated)"),
+            Sample(p.astype(np.float32), x.astype(np.float32), label="float32"),
+            Sample(p + 1j * rng.standard_normal(4), x, label="complex coefficients"),
+            Sample(p, x + 1j * x[::-1], label="complex x")]
+
+
+@sample_inputs(np.polyadd, np.polysub, np.polymul)
+def _arithmetic_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = rng.standard_normal(4), rng.standard_normal(2)
+    return [Sample(a, b, label="different degrees"), Sample(b, a, label="the shorter first"),
+            Sample(2.0, a, label="a scalar"), Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample(a + 1j * a[::-1], b, label="complex")]
+
+
+@sample_inputs(np.polyder)
+def _polyder_samples(rng: np.random.Generator) -> list[Sample]:
+    p = rng.standard_normal(5)
+    return [Sample(p), Sample(p, 2, label="m by position"), Sample(p, fkwargs={"m": 3}, label="m by keyword"),
+            Sample(p, 0, label="m = 0"), Sample(p[:2], 3, label="m above the degree: zero"),
+            Sample(p.astype(np.float32), label="float32"), Sample(p + 1j * p[::-1], label="complex")]
+
+
+@sample_inputs(np.polyint)
+def _polyint_samples(rng: np.random.Generator) -> list[Sample]:
+    p = rng.standard_normal(3)
+    return [Sample(p), Sample(p, 2, label="m by position"), Sample(p, 1, 1.5, label="an integration constant"),
+            Sample(p, 2, rng.standard_normal(2), label="one constant per integration"),
+            Sample(p, 3, 0.5, label="one constant repeated"),
+            Sample(p, fkwargs={"m": 2, "k": np.array([0.5, -1.0])}, label="m and k by keyword"),
+            Sample(p.astype(np.float32), label="float32"), Sample(p + 1j * p[::-1], 1, 0.5j, label="complex")]
+
+
+@sample_inputs(np.vander)
+def _vander_samples(rng: np.random.Generator) -> list[Sample]:
+    x = rng.standard_normal(3)
+    return [Sample(x), Sample(x, 4, label="N by position"), Sample(x, fkwargs={"increasing": True}, label="increasing"),
+            Sample(x, 2, True, label="N and increasing by position"), Sample(x, 1, label="N = 1: constant"),
+            Sample(x.astype(np.float32), label="float32"), Sample(x + 1j * x[::-1], label="complex")]

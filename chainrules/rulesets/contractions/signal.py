@@ -34,11 +34,13 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
 )
 from chainrules_core.scalar_rules import conj_if_complex
 
@@ -176,3 +178,23 @@ def correlate_frule(tangents: Any, a: Any, v: Any, mode: Any = "valid") -> Any:
     """
     y = np.correlate(a, v, mode)
     return y, _signal_tangent(np.correlate, tangents, a, v, mode, y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _signal_samples(rng: np.random.Generator, default: str) -> list[Sample]:
+    a, v = rng.standard_normal(5), rng.standard_normal(3)
+    return [Sample(a, v, label=f"mode {default!r} (the default)"), Sample(a, v, "full", label="'full' by position"),
+            Sample(a, v, fkwargs={"mode": "same"}, label="'same' by keyword"), Sample(a, v, "valid", label="'valid'"),
+            Sample(v, a, "same", label="the shorter input first"), Sample(a, v, 1, label="NumPy's mode number"),
+            Sample(a.astype(np.float32), v.astype(np.float32), label="float32"),
+            Sample(a + 1j * rng.standard_normal(5), v + 0.5j, "same", label="complex")]
+
+
+@sample_inputs(np.convolve)
+def _convolve_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*_signal_samples(rng, "full"), Sample(2.5, rng.standard_normal(3), label="a scalar input")]
+
+
+@sample_inputs(np.correlate)
+def _correlate_samples(rng: np.random.Generator) -> list[Sample]:
+    return _signal_samples(rng, "valid")

@@ -27,11 +27,13 @@ from chainrules_core import (
     NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
 )
 from chainrules_core.scalar_rules import conj_if_complex
 
@@ -140,3 +142,18 @@ def tensordot_frule(tangents: Any, a: Any, b: Any, axes: Any = 2) -> Any:
     da, db = tangent_value(tangents[1]), tangent_value(tangents[2])
     terms = (None if da is None else np.tensordot(da, b, axes), None if db is None else np.tensordot(a, db, axes))
     return y, sum_tangents(terms, ProjectTo(y))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.tensordot)
+def _tensordot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    a, b = r(2, 3, 4), r(3, 4, 2)
+    return [Sample(a, b, label="axes=2 (the default)"), Sample(a, r(4, 2), 1, label="axes=1 by position"),
+            Sample(a, r(4, 3), fkwargs={"axes": ([1, 2], [1, 0])}, label="axis lists by keyword, reordered"),
+            Sample(a, r(2, 4), ((0, -1), (0, 1)), label="negative axes"),
+            Sample(r(3), r(2), 0, label="axes=0: an outer product"), Sample(2.5, r(3), 0, label="a scalar operand"),
+            Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample(a + 1j * r(2, 3, 4), b, label="complex and real")]

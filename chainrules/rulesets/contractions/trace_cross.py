@@ -28,6 +28,7 @@ from chainrules_core import (
     InplaceableThunk,
     NoTangent,
     ProjectTo,
+    Sample,
     cotangent_projector,
     differentiable,
     frule,
@@ -35,6 +36,7 @@ from chainrules_core import (
     read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 from chainrules_core.scalar_rules import conj_if_complex
@@ -232,3 +234,29 @@ def cross_frule(tangents: Any, a: np.ndarray, b: np.ndarray, axisa: SupportsInde
     if not terms:
         return y, sum_tangents([], ProjectTo(y))
     return y, ProjectTo(y)(layout.output_from_3_vectors(sum(terms[1:], terms[0])))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.trace, np.ndarray.trace)
+def _trace_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 4))
+    return [Sample(a), Sample(a, 1, label="offset by position"), Sample(a, -1, label="a negative offset"),
+            Sample(rng.standard_normal((2, 3, 3)), 0, 1, 2, label="axis1, axis2 by position"),
+            Sample(rng.standard_normal((3, 2, 3)), fkwargs={"axis1": 0, "axis2": -1}, label="axes by keyword"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a, label="complex"),
+            Sample(a.astype(np.float32), 0, 0, 1, np.float64, label="dtype by position"),
+            Sample(np.arange(9).reshape(3, 3), label="integers (not differentiated)")]
+
+
+@sample_inputs(np.cross)
+def _cross_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return [Sample(r(3), r(3), label="3-vectors"), Sample(r(2, 3), r(3), label="a batch against a vector"),
+            Sample(r(2), r(2), label="2-vectors: the scalar third component"),
+            Sample(r(2, 2), r(2, 3), label="2- and 3-vectors"),
+            Sample(r(3, 2), r(2, 3), 0, 1, 0, label="axisa, axisb, axisc by position"),
+            Sample(r(3, 2), r(3, 2), fkwargs={"axis": 0}, label="axis= by keyword"),
+            Sample(r(3).astype(np.float32), r(3).astype(np.float32), label="float32"),
+            Sample(r(3) + 1j * r(3), r(3), label="complex and real")]
