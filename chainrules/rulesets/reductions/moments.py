@@ -16,8 +16,10 @@ zero whenever it is the true mean). ``std`` divides by ``2 std``; where ``std ==
 entries of a slice equal) the derivative does not exist and the rule returns the zero
 subgradient instead of NaN. A floating ``ddof`` passed by position is differentiated:
 ``dvar/dddof = var / (N - ddof)``; an integer ``ddof`` gets ``NoTangent()``. The variance
-of an empty slice is NaN whatever ``ddof`` is: its tangent, and its derivative in ``ddof``,
-are zero (as for ``np.mean``).
+of an empty slice (or of an all-NaN slice, for ``nanvar``/``nanstd``) is NaN whatever
+``ddof`` is: its tangent, its entries' cotangent and its derivative in ``ddof`` are zero (as
+for ``np.mean``/``np.nanmean``). Where ``ddof`` equals the count of a non-empty slice the
+output is NaN or infinite (NumPy warns) and so are the derivatives.
 
 ``correction=`` (the array-API spelling of ``ddof``) and ``mean=`` are supported as
 keywords, ``where=`` masks entries (zero cotangent), ``nanvar``/``nanstd`` skip NaNs the
@@ -124,9 +126,11 @@ class _Deviations:
 
     def variance_cotangent(self, scale: np.ndarray) -> np.ndarray:
         """``dvar/dx`` times ``scale`` (real, reduced axes kept); for complex ``x`` the derivative
-        is ``dvar/dRe(x) + 1j dvar/dIm(x)``. Overwrites the centred values (call once)."""
+        is ``dvar/dRe(x) + 1j dvar/dIm(x)``. Overwrites the centred values (call once).
+
+        An empty slice (all NaN for ``nanvar``) gives its entries zero, as its tangent is zero."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            factor = scale * (2 / self.denominator)
+            factor = self.zero_empty(scale * (2 / self.denominator))
         out = self.centred
         if np.result_type(out, factor) == out.dtype:
             out *= factor

@@ -159,3 +159,21 @@ def test_empty_slices_have_zero_derivatives(f, shape, args):
     assert np.all(np.isnan(y)) and unthunk(pullback(np.ones(np.shape(y)))[5]) == 0.0
     _, dy = frule((NoTangent(), np.ones(shape), NoTangent(), NoTangent(), NoTangent(), 1.0), f, x, *full)
     assert not np.any(np.isnan(dy)) and not np.any(dy)
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom", "ignore:invalid value encountered")
+@pytest.mark.parametrize("f", [np.nanvar, np.nanstd])
+def test_all_nan_slice_gets_zero_derivatives(f, rand):
+    """An all-NaN slice of nanvar/nanstd is an empty slice: zero cotangent, zero tangent (as nanmean).
+
+    Found by the property tests (test_properties.py): the pullback gave NaN at those entries
+    (0 * (2 / 0)) where the frule gave 0."""
+    x = rand((2, 3))
+    x[0] = np.nan
+    y, pullback = rrule(f, x, 1)
+    assert np.isnan(y[0])
+    dx = unthunk(pullback(np.ones(2))[1])
+    assert np.all(dx[0] == 0) and np.all(np.isfinite(dx))
+    _, dy = frule((NoTangent(), np.ones((2, 3)), NoTangent()), f, x, 1)
+    assert dy[0] == 0
+    test_rrule(f, x[1:], 1)  # the other slice is unaffected
