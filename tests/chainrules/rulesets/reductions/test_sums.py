@@ -26,9 +26,11 @@ SUMMATIONS = [np.sum, np.nansum, np.mean, np.nanmean]
 
 
 @pytest.mark.parametrize("f", SUMMATIONS)
-def test_axis_forms(f, dtype, axis_form, rand):
+def test_axis_forms(f, axis_form, rand):
+    # float64 here: float32 and complex inputs are among the sample inputs (test_every_rule.py) and the
+    # property tests, which draw every dtype with random axes
     args, kwargs = axis_form
-    x = rand((2, 3, 4), dtype)
+    x = rand((2, 3, 4))
     test_rrule(f, x, *args, fkwargs=kwargs)
     test_frule(f, x, *args, fkwargs=kwargs)
 
@@ -172,9 +174,11 @@ def test_ndarray_methods(method, f, dtype, rand):
 
 
 # ---- average ----------------------------------------------------------------------------------------
-def test_average_without_weights(dtype, axis_form, rand):
+def test_average_without_weights(axis_form, rand):
+    # float64 here: float32 and complex inputs are among the sample inputs (test_every_rule.py) and the
+    # property tests, which draw every dtype with random axes
     args, kwargs = axis_form
-    x = rand((2, 3, 4), dtype)
+    x = rand((2, 3, 4))
     test_rrule(np.average, x, *args, fkwargs=kwargs)
     test_frule(np.average, x, *args, fkwargs=kwargs)
 
