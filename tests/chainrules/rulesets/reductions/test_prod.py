@@ -1,4 +1,4 @@
-"""Tests of chainrules/rulesets/reductions/products.py: prod, nanprod and ndarray.prod."""
+"""Tests of chainrules/rulesets/reductions/prod.py: prod, nanprod and ndarray.prod."""
 
 from __future__ import annotations
 
