@@ -44,14 +44,18 @@ def sample_array(shape: tuple[int, ...], rng: np.random.Generator, *, distinct: 
     return rng.uniform(-2.0, 2.0, shape)
 
 
-def axis_samples(x: np.ndarray, *, complex_inputs: bool = True, empty: bool = True, scalars: bool = True,
-                 rng: np.random.Generator | None = None, **options: Any) -> list[Sample]:
+def axis_samples(x: np.ndarray, *, before_keepdims: tuple[Any, ...] | None = None, complex_inputs: bool = True,
+                 empty: bool = True, scalars: bool = True, rng: np.random.Generator | None = None,
+                 **options: Any) -> list[Sample]:
     """Samples of ``f(x, axis, ..., keepdims=...)`` for a reduction ``f`` over a 2-d or 3-d ``x``.
 
     Parameters
     ----------
     x : ndarray
         Floating, at least 2-d, inside ``f``'s domain.
+    before_keepdims : tuple, optional
+        The positional arguments between ``axis`` and ``keepdims`` (``(None, None)`` for
+        ``sum(a, axis, dtype, out, keepdims)``): also a sample with ``keepdims`` by position.
     complex_inputs : bool
         Also a complex version of ``x`` (``f`` takes complex input).
     empty : bool
@@ -70,6 +74,8 @@ def axis_samples(x: np.ndarray, *, complex_inputs: bool = True, empty: bool = Tr
            Sample(x, fkwargs={"axis": -1}, label="negative axis by keyword", **options),
            Sample(x, fkwargs={"axis": last, "keepdims": True}, label="axis tuple, keepdims", **options),
            Sample(x.astype(np.float32), 1, label="float32", **options)]
+    if before_keepdims is not None:
+        out.append(Sample(x, 1, *before_keepdims, True, label="keepdims by position", **options))
     if complex_inputs:
         z = x + 1j * rng.uniform(-1.0, 1.0, x.shape)
         out.append(Sample(z, 1, label="complex", **options))

@@ -271,7 +271,7 @@ tangents, are their mean, the rules' equal split; at a three-way tie they are no
 @sample_inputs(np.max, np.amax, np.min, np.amin, np.nanmax, np.nanmin)
 def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
     y = sample_array((2, 3), rng)
-    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng, empty=False),
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None,), rng=rng, empty=False),
             Sample(_TIES, 1, label="ties in a slice"), Sample(_TIES, label="ties, all axes"),
             Sample(y, 1, None, False, 0.25, label="initial by position (differentiated)"),
             Sample(np.array([[0.25, -1.0], [0.5, 0.0]]), 1, None, False, 0.25, label="initial ties with an entry"),
@@ -292,5 +292,5 @@ def _method_samples(rng: np.random.Generator) -> list[Sample]:
 
 @sample_inputs(np.ptp)
 def _ptp_samples(rng: np.random.Generator) -> list[Sample]:
-    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng, empty=False),
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None,), rng=rng, empty=False),
             Sample(_TIES, 1, label="ties in a slice")]

@@ -257,7 +257,7 @@ register_method(np.ndarray.std, np.std, ("axis", "dtype", "out", "ddof"), ("keep
 def _moment_samples(rng: np.random.Generator) -> list[Sample]:
     x = sample_array((2, 3, 2), rng)
     y = sample_array((3, 4), rng)
-    return [*axis_samples(x, rng=rng, scalars=False),
+    return [*axis_samples(x, before_keepdims=(None, None, 1), rng=rng, scalars=False),
             Sample(y, 1, None, None, 1, label="integer ddof by position"),
             Sample(y, 1, None, None, 0.5, label="floating ddof by position (differentiated)"),
             Sample(y, fkwargs={"axis": 0, "ddof": 1}, label="ddof by keyword"),

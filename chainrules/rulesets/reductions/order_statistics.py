@@ -419,7 +419,7 @@ _TIES = np.array([[1.5, -0.5, 1.5, 0.2, 0.9], [0.3, -1.0, 0.3, -1.0, 2.0]])
 @sample_inputs(np.median, np.nanmedian)
 def _median_samples(rng: np.random.Generator) -> list[Sample]:
     x = sample_array((2, 3, 4), rng)
-    return [*axis_samples(x, rng=rng, complex_inputs=False),
+    return [*axis_samples(x, before_keepdims=(None, False), rng=rng, complex_inputs=False),
             Sample(x[0], 1, label="an even number of entries"), Sample(_TIES, 1, label="ties at the median"),
             Sample(x[0], fkwargs={"axis": 0, "overwrite_input": True}, label="overwrite_input= (never used)")]
 

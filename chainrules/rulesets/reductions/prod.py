@@ -221,7 +221,7 @@ _ZEROS = np.array([[2.0, 0.0, -1.5, 0.5], [0.0, 1.5, 0.0, -2.0], [1.2, -0.7, 2.5
 @sample_inputs(np.prod, np.nanprod)
 def _prod_samples(rng: np.random.Generator) -> list[Sample]:
     y = sample_array((2, 3), rng)
-    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng),
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None, None), rng=rng),
             Sample(_ZEROS, 1, label="one, two and no zeros in a slice"),
             Sample(_ZEROS + 0.5j * _ZEROS[::-1], 1, label="complex, with zeros"),
             Sample(_ZEROS, label="zeros, all axes"),

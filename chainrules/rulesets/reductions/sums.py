@@ -241,7 +241,7 @@ def _register_mean(f: Callable[..., Any], short: str, *,
 
         def mean_pullback(dy: Any) -> tuple[Any, ...]:
             da, _ = cotangents(dy)
-            return _NO, da, _NO, _NO, _NO
+            return _NO, da, _NO, _NO, _NO, _NO  # a, axis, dtype, out, keepdims
 
         return y, name_pullback(mean_pullback, short)
 
@@ -409,7 +409,7 @@ _MASK = np.array([[True, False, True], [True, True, False]])
 def _sum_samples(rng: np.random.Generator) -> list[Sample]:
     x = sample_array((2, 3, 2), rng)
     y = sample_array((2, 3), rng)
-    return [*axis_samples(x, rng=rng),
+    return [*axis_samples(x, before_keepdims=(None, None), rng=rng),
             Sample(y, 1, None, None, False, 2.5, label="initial by position (differentiated)"),
             Sample(y, fkwargs={"initial": 2.5, "axis": 0}, label="initial by keyword"),
             Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
@@ -425,7 +425,7 @@ def _nansum_samples(rng: np.random.Generator) -> list[Sample]:
 @sample_inputs(np.mean, np.nanmean)
 def _mean_samples(rng: np.random.Generator) -> list[Sample]:
     y = sample_array((2, 3), rng)
-    return [*axis_samples(sample_array((2, 3, 2), rng), rng=rng),
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None, None), rng=rng),
             Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
             Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)")]
 

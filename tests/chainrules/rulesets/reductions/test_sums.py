@@ -276,3 +276,13 @@ def test_python_float_cotangent_of_an_array_output_names_the_function(rand):
     with pytest.raises(ProjectionError, match=r"numpy\.sum pullback: output cotangent is a number \(float\), "
                                               r"expected an array of shape \(3,\)"):
         pullback(1.5)
+
+
+@pytest.mark.parametrize("f", [np.mean, np.nanmean])
+def test_mean_keepdims_by_position(f, rand):
+    """Regression: the pullback had no cotangent for keepdims, so np.mean(x, 1, None, None, True) got 5 of 6.
+
+    Found by the sample inputs (keepdims by position)."""
+    x = rand((2, 3))
+    test_rrule(f, x, 1, None, None, True)
+    test_frule(f, x, 1, None, None, True)
