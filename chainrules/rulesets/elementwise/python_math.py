@@ -346,8 +346,8 @@ def _fsum_samples() -> list[Sample]:
 @sample_inputs(math.prod)
 def _prod_samples() -> list[Sample]:
     return [Sample([0.5, -1.5, 2.0]), Sample([2.0, 0.0, 3.0], label="a zero factor"),
-            Sample([2.0, 0.0, 0.0], label="two zero factors"), Sample([1.5, 2.0], fkwargs={"start": 3.0},
-                                                                      label="start= (not differentiated)")]
+            Sample([2.0, 0.0, 0.0], label="two zero factors"),
+            Sample([1.5, 2.0], fkwargs={"start": 3.0}, label="start= (not differentiated)")]
 
 
 @sample_inputs(math.ceil, math.floor, math.trunc, math.isfinite, math.isinf, math.isnan)

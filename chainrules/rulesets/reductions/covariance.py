@@ -311,8 +311,8 @@ def _cov_samples(rng: np.random.Generator) -> list[Sample]:
             Sample(x, None, True, True, label="bias=True"), Sample(x, None, True, False, 2, label="ddof=2"),
             Sample(x, None, True, False, None, None, aweights, label="analytic weights (differentiated)"),
             Sample(x, None, True, False, 1, _FREQUENCIES, aweights, label="frequency and analytic weights, ddof"),
-            Sample(x.astype(np.float32), label="float32"), Sample(x.astype(np.float32), fkwargs={"dtype": np.float64},
-                                                                 label="float32, dtype="),
+            Sample(x.astype(np.float32), label="float32"),
+            Sample(x.astype(np.float32), fkwargs={"dtype": np.float64}, label="float32, dtype="),
             Sample(x + 1j * rng.standard_normal((3, 5)), label="complex")]
 
 
