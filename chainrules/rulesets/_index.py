@@ -105,7 +105,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:put_along_axis',
         'numpy:putmask',
     ],
-    'chainrules.rulesets.arrays.nondifferentiable': [
+    'chainrules.rulesets.arrays.non_differentiable': [
         'numpy:argmax',
         'numpy:argmin',
         'numpy:argpartition',

@@ -34,40 +34,46 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     ZERO,
     cast_like,
     dense_tangent,
-    differentiable,
     output_tangent,
     own,
-    passes_through,
-    project_input,
-    read_cotangent,
+    read_nested_cotangent,
     tangent_array,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, Varargs, frule, not_implemented, rrule, unthunk
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE
+from chainrules_core import (
+    NotImplementedTangent,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    not_implemented,
+    passes_through,
+    read_cotangent,
+    rrule,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
 
 def _converted_cotangent(name: str, a: Any, y: Any) -> Callable[[Any], Any]:
     """The cotangent of ``a`` for ``y``, a converted copy (or view) of ``a``."""
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
     shape = np.shape(a)
-    where = f"{name} pullback: output cotangent"
     linear = differentiable(a) and differentiable(y)
     constant = differentiable(a) and not differentiable(y)
 
     def converted_cotangent(dy: Any) -> Any:
+        dy = read_cotangent(dy, y, name)
         if constant:
             return ZERO  # a cast to integers: derivative zero
         if not linear:
             return NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             return zero_result(dy)
         return project_a(own(np.reshape(cast_like(dy, a), shape), dy))
@@ -143,12 +149,12 @@ def ndarray_tolist_rrule(a: np.ndarray) -> tuple[Any, Pullback]:
            [0., 0.]])
     """
     y = a.tolist()
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
 
     def ndarray_tolist_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_nested_cotangent(dy, y, "ndarray.tolist")
         if not differentiable(a):
             return NO, NO
-        dy = unthunk(dy)
         if passes_through(dy):
             return NO, zero_result(dy)
         if not isinstance(y, list):
@@ -188,8 +194,8 @@ def ndarray_tolist_frule(tangents: tuple[Any, ...], a: np.ndarray) -> tuple[Any,
     if value is None or isinstance(value, NotImplementedTangent):
         return y, output_tangent(value, a)
     if not isinstance(y, list):
-        return y, project_input(y)(np.asarray(value).item())
-    return y, project_input(y)(np.asarray(value))
+        return y, cotangent_projector(y)(np.asarray(value).item())
+    return y, cotangent_projector(y)(np.asarray(value))
 
 
 # ---- ndarray.view ------------------------------------------------------------------------------------

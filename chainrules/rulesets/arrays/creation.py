@@ -5,7 +5,7 @@
 and ``np.meshgrid`` (the coordinate vectors). The creation functions whose values
 depend on no differentiable argument (``np.zeros``, ``np.ones``, ``np.eye``, the
 ``*_like`` functions but ``full_like``...) are declared non-differentiable in
-:mod:`chainrules.rulesets.arrays.nondifferentiable`.
+:mod:`chainrules.rulesets.arrays.non_differentiable`.
 
 The maths
 ---------
@@ -37,23 +37,30 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     ZERO,
     any_not_implemented,
     cast_like,
-    differentiable,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    read_cotangents,
     sequence_output_tangent,
     tangent_array,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, Thunk, Varargs, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE
+from chainrules_core import (
+    NotImplementedTangent,
+    Thunk,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -77,13 +84,13 @@ def full_rrule(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C",
     6.0
     """
     y = np.full(shape, fill_value, dtype, order, **kwargs)
-    project_fill = project_input(fill_value)
+    project_fill = cotangent_projector(fill_value)
     differentiable_fill = differentiable(fill_value) and differentiable(y)
 
     def full_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.full")
         if not differentiable_fill:
             return NO, NO, ZERO if differentiable(fill_value) else NO, NO, NO
-        dy = read_cotangent(dy, y, "np.full pullback: output cotangent")
         if passes_through(dy):
             return NO, NO, zero_result(dy), NO, NO
         return NO, NO, project_fill(unbroadcast(cast_like(dy, fill_value), np.shape(fill_value))), NO, NO
@@ -174,14 +181,14 @@ def arange_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
     """
     y = np.arange(*args, **kwargs)
     start, _, step = _arange_parts(args)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
     live = differentiable(y)
 
     def arange_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.arange")
         zeros = tuple(ZERO if differentiable(a) else NO for a in args)
         if not live:
             return (NO, *zeros)
-        dy = read_cotangent(dy, y, "np.arange pullback: output cotangent")
         if passes_through(dy):
             return (NO, *(zero_result(dy) if z is ZERO else z for z in zeros))
         out: list[Any] = list(zeros)
@@ -248,23 +255,27 @@ class _Spacing:
 def _space_rrule(name: str, f: Any, start: Any, stop: Any, y: Any, spacing: _Spacing,
                  partials: Callable[[], tuple[Any, Any]], step: Any = None) -> Callable[[Any], tuple[Any, Any]]:
     """The cotangents of ``start`` and ``stop`` for ``y = f(start, stop, ...)`` given the partials."""
-    project_start, project_stop = project_input(start), project_input(stop)
+    project_start, project_stop = cotangent_projector(start), cotangent_projector(stop)
     live = differentiable(y)
     samples = y[0] if step is not None else y
 
     def space_cotangents(dy: Any) -> tuple[Any, Any]:
+        d_step = None
+        if step is None:
+            dy = read_cotangent(dy, samples, name)
+        else:
+            parts = read_cotangents(dy, y, name)
+            if isinstance(parts, list):
+                missing = any_not_implemented(*parts)
+                dy, d_step = (missing, None) if missing is not None else parts
+                dy = ZERO if dy is None else dy
+            else:
+                dy = parts
         if not live:
             return (ZERO if differentiable(start) else NO), (ZERO if differentiable(stop) else NO)
-        d_step = None
-        if step is not None:
-            parts = read_cotangents(dy, y, f"{name} pullback")
-            if not isinstance(parts, list):
-                return zero_result(parts), zero_result(parts)
-            dy, d_step = parts
-            dy = ZERO if dy is None else dy
-        dy = read_cotangent(dy, samples, f"{name} pullback: output cotangent")
         if passes_through(dy) and d_step is None:
-            return zero_result(dy), zero_result(dy)
+            d_start, d_stop = zero_result(dy), zero_result(dy)
+            return (d_start if differentiable(start) else NO), (d_stop if differentiable(stop) else NO)
         dense = np.zeros(np.shape(samples), dtype=samples.dtype) if passes_through(dy) else dy
 
         def cotangent(which: int, like: Any, project: Callable[[Any], Any]) -> Any:
@@ -389,13 +400,13 @@ def logspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, b
         return cache[0]
 
     cotangents = _space_rrule("np.logspace", np.logspace, start, stop, y, spacing, lambda: partials()[:2])
-    project_base = project_input(base)
+    project_base = cotangent_projector(base)
 
     def logspace_pullback(dy: Any) -> tuple[Any, ...]:
         d_start, d_stop = cotangents(dy)
         d_base: Any = NO
         if differentiable(base) and differentiable(y):
-            read = read_cotangent(dy, y, "np.logspace pullback: output cotangent")
+            read = read_cotangent(dy, y, "np.logspace")
             if passes_through(read):
                 d_base = zero_result(read)
             else:
@@ -511,18 +522,19 @@ def meshgrid_rrule(*xi: Any, copy: Any = True, sparse: Any = False, indexing: An
     (array([3., 3.]), ZeroTangent())
     """
     y = np.meshgrid(*xi, copy=copy, sparse=sparse, indexing=indexing)
-    projectors = [project_input(x) for x in xi]
+    projectors = [cotangent_projector(x) for x in xi]
     n = len(xi)
 
     def meshgrid_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.meshgrid pullback")
+        parts = read_cotangents(dy, y, "np.meshgrid")
         if not isinstance(parts, list):
             return (NO, *(p(zero_result(parts)) for p in projectors))
         out = []
         for k, (part, x, project) in enumerate(zip(parts, xi, projectors)):
-            if part is None:
-                out.append(project(ZERO))
+            if part is None or isinstance(part, NotImplementedTangent):
+                out.append(project(ZERO if part is None else part))
                 continue
+            part = np.asarray(part)
             axis = _meshgrid_axis(k, n, indexing)
             others = tuple(i for i in range(part.ndim) if i != axis)
             out.append(project(np.reshape(cast_like(np.sum(part, axis=others), x), np.shape(x))))

@@ -23,27 +23,19 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid, scatter_add, scatter_cotangent
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
     ZERO,
     any_not_implemented,
     cast_like,
-    differentiable,
-    index_grid,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    require,
-    scatter_add,
-    scatter_cotangent,
     tangent_array,
     unary_pushforward,
     zero_result,
 )
-from chainrules_core import Thunk, frule, rrule
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import Thunk, cotangent_projector, differentiable, frule, passes_through, read_cotangent, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -64,12 +56,11 @@ def delete_rrule(arr: Any, obj: Any = REQUIRED, axis: Any = None) -> tuple[Any, 
     require("delete", obj=obj)
     y = np.delete(arr, obj, axis)
     shape = np.shape(arr)
-    where = "np.delete pullback: output cotangent"
 
     def delete_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.delete")
         if not differentiable(arr):
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
         kept = np.unravel_index(np.delete(index_grid(shape), obj, axis).ravel(), shape)
@@ -113,18 +104,18 @@ def insert_rrule(arr: Any, obj: Any, values: Any, axis: Any = None) -> tuple[Any
     (array([5., 0., 0., 5.]), [array([2., 3.]), 5.0])
     """
     y = np.insert(arr, obj, values, axis)
-    project_arr, project_values = project_input(arr), project_input(values)
+    project_arr, project_values = cotangent_projector(arr), cotangent_projector(values)
     n_arr = int(np.size(arr))
     n_values = int(np.size(values))
-    where = "np.insert pullback: output cotangent"
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.insert")
         if not differentiable(y):
             return NO, ZERO if differentiable(arr) else NO, NO, ZERO if differentiable(values) else NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, project_arr(zero), NO, project_values(zero), NO
+        dy = np.asarray(dy)
         positions = np.insert(index_grid(np.shape(arr)), obj, index_grid(np.shape(values), n_arr), axis)
         flat = scatter_add(positions, dy, n_arr + n_values, dy.dtype)
 
@@ -195,12 +186,11 @@ def trim_zeros_rrule(filt: Any, trim: Any = "fb", axis: Any = None) -> tuple[Any
     """
     y = np.trim_zeros(filt, trim, axis)
     box = _kept_box(filt, y, trim, axis)
-    where = "np.trim_zeros pullback: output cotangent"
 
     def trim_zeros_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.trim_zeros")
         if not differentiable(filt):
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
 

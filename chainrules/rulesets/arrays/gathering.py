@@ -31,28 +31,29 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import gathered_cotangent, gathered_tangent
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
-    SEQUENCE,
     ZERO,
     cast_like,
     cotangent_of_sequence,
     dense_tangent,
-    differentiable,
-    gathered_cotangent,
-    gathered_tangent,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reject_out,
-    require,
     tangent_array,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, Thunk, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, SEQUENCE, reject_out, require
+from chainrules_core import (
+    NotImplementedTangent,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 ARRAYS = (list, tuple, np.ndarray)
@@ -451,15 +452,15 @@ def _chosen(a: Any, n: int, mode: Any) -> np.ndarray:
 
 def _choose_cotangent(name: str, a: Any, choices: Any, y: Any, mode: Any) -> Callable[[Any], Any]:
     elements = list(choices)
-    project_choices = project_input(choices)
-    where = f"{name} pullback: output cotangent"
+    project_choices = cotangent_projector(choices)
 
     def choose_cotangent(dy: Any) -> Any:
+        dy = read_cotangent(dy, y, name)
         if not differentiable(choices):
             return NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
-            return zero_result(dy)
+            return project_choices(zero_result(dy))
+        dy = np.asarray(dy)
         picked = _chosen(a, len(elements), mode)
 
         def cotangent_of_choice(k: int, choice: Any) -> Any:
@@ -584,15 +585,15 @@ def select_rrule(condlist: Any, choicelist: Any, default: Any = 0) -> tuple[Any,
     [Tangent(list, array([2., 0.])), 3.0]
     """
     y = np.select(condlist, choicelist, default)
-    project_choices, project_default = project_input(choicelist), project_input(default)
+    project_choices, project_default = cotangent_projector(choicelist), cotangent_projector(default)
     shape = np.shape(y)
-    where = "np.select pullback: output cotangent"
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, where)
+        dy = read_cotangent(dy, y, "np.select")
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, NO, project_choices(zero), project_default(zero)
+        dy = np.asarray(dy)
         masks, rest = _selection_masks(condlist, shape)
         zero = np.zeros((), dy.dtype)
 
@@ -658,13 +659,13 @@ def bincount_rrule(x: Any, weights: Any = None, minlength: Any = 0) -> tuple[Any
     """
     y = np.bincount(x, weights, minlength)
     bins = np.asarray(x, dtype=np.intp)
-    project_weights = project_input(weights)
+    project_weights = cotangent_projector(weights)
     live = weights is not None and differentiable(weights)
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.bincount")
         if not live:
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, "np.bincount pullback: output cotangent")
         if passes_through(dy):
             return NO, NO, zero_result(dy), NO
         return NO, NO, project_weights(cast_like(dy[bins], weights).reshape(np.shape(weights))), NO

@@ -50,13 +50,7 @@ from typing import Any, SupportsIndex
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    dense_tangent,
-    differentiable,
-    passes_through,
-    project_input,
-    read_cotangent,
-)
+from chainrules.rulesets.arrays._linear_maps import dense_tangent, read_nested_cotangent
 from chainrules_core import (
     AbstractZero,
     HasForwardsMode,
@@ -67,9 +61,13 @@ from chainrules_core import (
     Tangent,
     ZeroTangent,
     backing,
+    cotangent_projector,
+    differentiable,
     frule,
     frule_via_ad,
     not_implemented,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
     rrule_via_ad,
@@ -123,7 +121,7 @@ class _Sum:
 
     def result(self, primal: Any) -> Any:
         """The sum, projected onto ``primal`` (``NoTangent()`` for an input without a tangent space)."""
-        project = project_input(primal) if _is_numeric(primal) else None
+        project = cotangent_projector(primal) if _is_numeric(primal) else None
         if self.total is None or isinstance(self.total, AbstractZero):
             if project is not None:
                 return project(ZeroTangent())
@@ -178,10 +176,10 @@ def _apply_along_axis_rrule(rule: ReverseRule, func1d: Any, axis: Any, arr: np.n
     rnd = first.ndim
     res_axes = tuple(range(len(outer), buff.ndim))
     y = np.moveaxis(buff, res_axes, tuple(range(ax, ax + rnd)))
-    project_arr = project_input(arr)
+    project_arr = cotangent_projector(arr)
 
     def apply_along_axis_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.apply_along_axis pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.apply_along_axis")
         if passes_through(dy):
             zero = dy if isinstance(dy, NotImplementedTangent) else ZeroTangent()
             return (NoTangent(), NoTangent(), NoTangent(), project_arr(zero),
@@ -353,10 +351,10 @@ def _apply_over_axes_rrule(rule: ReverseRule, func: Any, a: np.ndarray, axes: An
                 raise ValueError(_SHAPE_ERROR)
         steps.append((pullback, shape))
         val = res
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
 
     def apply_over_axes_pullback(dy: Any) -> tuple[Any, ...]:
-        dval = read_cotangent(dy, val, "np.apply_over_axes pullback: output cotangent")
+        dval = read_cotangent(dy, val, "np.apply_over_axes")
         func_acc = _Sum()
         for pullback, shape in reversed(steps):
             if passes_through(dval):
@@ -509,14 +507,14 @@ def _piecewise_rrule(rule: ReverseRule, x: np.ndarray, condlist: Any, funclist: 
         y[cond] = res
         owner[cond] = k
         calls.append((pullback, np.shape(res)))
-    project_x = project_input(x)
+    project_x = cotangent_projector(x)
 
     def piecewise_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.piecewise pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.piecewise")
         if passes_through(dy):
             if isinstance(dy, NotImplementedTangent):
                 return NoTangent(), dy, NoTangent(), dy, *(dy for _ in args)
-            constants = [NoTangent() if callable(f) else project_input(f)(ZeroTangent()) for f in funclist]
+            constants = [NoTangent() if callable(f) else cotangent_projector(f)(ZeroTangent()) for f in funclist]
             return (NoTangent(), project_x(ZeroTangent()), NoTangent(), _funclist_cotangent(funclist, constants),
                     *(_Sum().result(a) for a in args))
         dx: Any = None
@@ -525,7 +523,7 @@ def _piecewise_rrule(rule: ReverseRule, x: np.ndarray, condlist: Any, funclist: 
         for k, (cond, func, call) in enumerate(zip(conds, funclist, calls)):
             mine = np.where(owner[cond] == k, dy[cond], 0)
             if not callable(func):
-                parts.append(project_input(func)(unbroadcast(mine, np.shape(func))))
+                parts.append(cotangent_projector(func)(unbroadcast(mine, np.shape(func))))
                 continue
             if call is None:
                 parts.append(NoTangent())
@@ -730,13 +728,14 @@ def _fromfunction_rrule(rule: ReverseRule | None, function: Any, shape: Any, dty
         dfunction = NoTangent() if carries_no_values(function) else not_implemented(_CAPTURED)
 
         def fromfunction_constant_pullback(dy: Any) -> tuple[Any, ...]:
+            read_nested_cotangent(dy, y, "np.fromfunction")
             return NoTangent(), dfunction, NoTangent()
 
         return y, fromfunction_constant_pullback
     y, pullback = out
 
     def fromfunction_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_nested_cotangent(dy, y, "np.fromfunction")
         if isinstance(dy, AbstractZero):
             return NoTangent(), NoTangent() if carries_no_values(function) else ZeroTangent(), NoTangent()
         acc = _Sum()

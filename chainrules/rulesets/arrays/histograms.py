@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import differentiable, project_input
+from chainrules.rulesets.arrays._linear_maps import read_nested_cotangent
 from chainrules_core import (
     AbstractZero,
     NoTangent,
@@ -55,30 +55,73 @@ from chainrules_core import (
     Thunk,
     ZeroTangent,
     backing,
-    check_cotangent_shape,
+    cotangent_projector,
+    differentiable,
     frule,
+    read_cotangent,
     rrule,
     unthunk,
 )
 
 
-# ---- reading (co)tangents of nested outputs and arguments -------------------------------------------------
-def _parts(dy: Any, n: int, where: str) -> list[Any]:
-    """The ``n`` parts of a (co)tangent of a tuple or list, unthunked, ``None`` for zeros.
+# ---- reading cotangents of the tuple outputs, and tangents of sequence arguments ------------------------
+def _read_parts(dy: Any, ys: Any, name: str) -> list[Any] | NotImplementedTangent:
+    """The cotangent of a tuple output read part by part (nested lists too), ``None`` for a zero part.
+
+    Every leaf is read by :func:`chainrules_core.read_cotangent` (its policy, its errors
+    naming ``name``); a ``NotImplementedTangent`` anywhere is returned for the whole output.
 
     Examples
     --------
-    >>> _parts(Tangent(tuple, ZeroTangent(), 2.0), 2, "f pullback")
+    >>> _read_parts(Tangent(tuple, ZeroTangent(), 2.0), (np.ones(2), 1.0), "f")
+    [None, array(2.)]
+    """
+    read = read_nested_cotangent(dy, ys, name)
+    if isinstance(read, NotImplementedTangent):
+        return read
+    if isinstance(read, AbstractZero):
+        return [None] * len(ys)
+    missing = _first_not_implemented(read)
+    if missing is not None:
+        return missing
+    return [_none_for_zeros(part) for part in read]
+
+
+def _first_not_implemented(x: Any) -> NotImplementedTangent | None:
+    if isinstance(x, NotImplementedTangent):
+        return x
+    if isinstance(x, list):
+        for part in x:
+            found = _first_not_implemented(part)
+            if found is not None:
+                return found
+    return None
+
+
+def _none_for_zeros(part: Any) -> Any:
+    if isinstance(part, AbstractZero):
+        return None
+    if isinstance(part, list):
+        return [_none_for_zeros(p) for p in part]
+    return np.asarray(part)
+
+
+def _parts(dx: Any, n: int, where: str) -> list[Any]:
+    """The ``n`` parts of the *tangent* of a sequence argument (``bins``, ``range``), ``None`` for zeros.
+
+    Examples
+    --------
+    >>> _parts(Tangent(tuple, ZeroTangent(), 2.0), 2, "range tangent")
     [None, 2.0]
     """
-    dy = unthunk(dy)
-    if dy is None or isinstance(dy, AbstractZero):
+    dx = unthunk(dx)
+    if dx is None or isinstance(dx, AbstractZero):
         return [None] * n
-    stored = backing(dy) if isinstance(dy, Tangent) else dy
+    stored = backing(dx) if isinstance(dx, Tangent) else dx
     if isinstance(stored, np.ndarray) and stored.ndim >= 1:
         stored = list(stored)
     if not isinstance(stored, (tuple, list)):
-        raise TypeError(f"{where}: expected {n} parts (a tuple, a list or a Tangent of one), got {type(dy).__name__}")
+        raise TypeError(f"{where}: expected {n} parts (a tuple, a list or a Tangent of one), got {type(dx).__name__}")
     if len(stored) != n:
         raise ValueError(f"{where}: got {len(stored)} parts, expected {n}")
     out = []
@@ -86,15 +129,6 @@ def _parts(dy: Any, n: int, where: str) -> list[Any]:
         part = unthunk(part)
         out.append(None if part is None or isinstance(part, AbstractZero) else part)
     return out
-
-
-def _array_part(part: Any, shape: tuple[int, ...], where: str) -> Any:
-    if part is None or isinstance(part, NotImplementedTangent):
-        return part
-    if isinstance(part, Tangent):
-        raise TypeError(f"{where} is a structural Tangent, expected an array of shape {shape}")
-    check_cotangent_shape(part, shape, where)
-    return np.asarray(part).reshape(shape)
 
 
 def _lazy(project: Any, compute: Any) -> Any:
@@ -268,14 +302,14 @@ def _real_values(column: np.ndarray) -> bool:
 def _range_cotangent(range_: Any, pair: Any) -> Any:
     if range_ is None:
         return NoTangent()
-    project = project_input(range_)
+    project = cotangent_projector(range_)
     return project([0.0, 0.0] if pair is None else list(pair))
 
 
 def _bins_cotangent(bins: Any, e_bar: Any) -> Any:
     if np.ndim(bins) != 1 or isinstance(bins, str):
         return NoTangent()
-    project = project_input(bins)
+    project = cotangent_projector(bins)
     if e_bar is None:
         return project(ZeroTangent()) if isinstance(bins, np.ndarray) else project([0.0] * len(bins))
     return project(e_bar if isinstance(bins, np.ndarray) else list(e_bar))
@@ -302,15 +336,15 @@ def histogram_rrule(a: np.ndarray, bins: Any = 10, range: Any = None, density: A
     flat = np.ravel(a)
     axis = _Axis(flat, bins, range, edges)
     counts = _Histogram([axis], weights, density)
-    project_a, project_w = project_input(a), project_input(weights) if weights is not None else None
+    project_a, project_w = cotangent_projector(a), cotangent_projector(weights) if weights is not None else None
     y = (hist, edges)
 
     def histogram_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, de = _parts(dy, 2, "np.histogram pullback")
-        if not differentiable(hist):  # integer counts
-            dh = None
-        dh = _array_part(dh, hist.shape, "np.histogram pullback: cotangent of hist")
-        de = _array_part(de, edges.shape, "np.histogram pullback: cotangent of bin_edges")
+        parts = _read_parts(dy, y, "np.histogram")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), project_a(parts), NoTangent() if np.ndim(bins) != 1 else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, de = parts
         n_bar, widths_bar = counts.backward(dh)
         e_total = _widths_to_edges(de, widths_bar[0], edges.shape[0])
         column_bar, bins_bar, pair = (None, None, None) if e_total is None else axis.edges_cotangent(e_total)
@@ -375,14 +409,14 @@ def histogram_bin_edges_rrule(a: np.ndarray, bins: Any = 10, range: Any = None,
         return None
     edges = np.histogram_bin_edges(a, bins, range, weights)
     axis = _Axis(np.ravel(a), bins, range, edges)
-    project_a, project_w = project_input(a), project_input(weights) if weights is not None else None
+    project_a, project_w = cotangent_projector(a), cotangent_projector(weights) if weights is not None else None
 
     def histogram_bin_edges_pullback(de: Any) -> tuple[Any, ...]:
-        de = unthunk(de)
+        de = read_cotangent(de, edges, "np.histogram_bin_edges")
         if isinstance(de, NotImplementedTangent):
-            return NoTangent(), de, de, de, de
-        de = None if isinstance(de, AbstractZero) else _array_part(
-            de, edges.shape, "np.histogram_bin_edges pullback: output cotangent")
+            return (NoTangent(), project_a(de), NoTangent() if np.ndim(bins) != 1 else de,
+                    NoTangent() if range is None else de, NoTangent() if project_w is None else de)
+        de = None if isinstance(de, AbstractZero) else np.asarray(de)
         column_bar, bins_bar, pair = (None, None, None) if de is None else axis.edges_cotangent(de)
         da = project_a(ZeroTangent() if column_bar is None else column_bar.reshape(a.shape))
         dw = NoTangent() if project_w is None else project_w(ZeroTangent())
@@ -480,8 +514,8 @@ def _dd_bins_cotangent(bins: Any, bins_bar: list[Any], edges: Sequence[np.ndarra
         return NoTangent()
     parts = [np.zeros(e.shape) if b is None else b for b, e in zip(bins_bar, edges)]
     if isinstance(bins, np.ndarray):
-        return project_input(bins)(np.stack(parts) if bins.ndim == 2 else ZeroTangent())
-    project = project_input(bins)
+        return cotangent_projector(bins)(np.stack(parts) if bins.ndim == 2 else ZeroTangent())
+    project = cotangent_projector(bins)
     return project([0.0 if _scalar(b) else p for p, b in zip(parts, bins)])
 
 
@@ -516,15 +550,17 @@ def histogramdd_rrule(sample: Any, bins: Any = 10, range: Any = None, density: A
         return None
     hist, edges = np.histogramdd(sample, bins, range, density, weights)
     state = _HistogramDD(matrix, bins, range, density, weights, edges)
-    project_sample, project_w = project_input(sample), project_input(weights) if weights is not None else None
+    project_sample = cotangent_projector(sample)
+    project_w = cotangent_projector(weights) if weights is not None else None
     d = matrix.shape[1]
 
     def histogramdd_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, dedges = _parts(dy, 2, "np.histogramdd pullback")
-        dh = _array_part(dh, hist.shape, "np.histogramdd pullback: cotangent of hist")
-        dedges_parts = _parts(dedges, d, "np.histogramdd pullback: cotangent of edges")
-        dedges_parts = [_array_part(p, e.shape, f"np.histogramdd pullback: cotangent of edges[{i}]")
-                        for i, (p, e) in enumerate(zip(dedges_parts, edges))]
+        parts = _read_parts(dy, (hist, list(edges)), "np.histogramdd")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), parts, NoTangent() if _scalar(bins) else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, dedges = parts
+        dedges_parts = [None] * d if dedges is None else dedges
         matrix_bar, bins_bar, pairs, n_bar = state.backward(dh, dedges_parts)
         if matrix_bar is None:
             ds = project_sample(ZeroTangent()) if isinstance(sample, np.ndarray) else project_sample(
@@ -619,20 +655,21 @@ def histogram2d_rrule(x: np.ndarray, y: np.ndarray, bins: Any = 10, range: Any =
     matrix = np.stack([np.ravel(x), np.ravel(y)], axis=-1)
     dd_bins = _bins_2d(bins)
     state = _HistogramDD(matrix, dd_bins, range, density, weights, edges)
-    project_x, project_y = project_input(x), project_input(y)
-    project_w = project_input(weights) if weights is not None else None
+    project_x, project_y = cotangent_projector(x), cotangent_projector(y)
+    project_w = cotangent_projector(weights) if weights is not None else None
 
     def histogram2d_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, dxe, dye = _parts(dy, 3, "np.histogram2d pullback")
-        dh = _array_part(dh, h.shape, "np.histogram2d pullback: cotangent of H")
-        dxe = _array_part(dxe, xedges.shape, "np.histogram2d pullback: cotangent of xedges")
-        dye = _array_part(dye, yedges.shape, "np.histogram2d pullback: cotangent of yedges")
+        parts = _read_parts(dy, (h, xedges, yedges), "np.histogram2d")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), parts, parts, NoTangent() if _scalar(bins) else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, dxe, dye = parts
         matrix_bar, bins_bar, pairs, n_bar = state.backward(dh, [dxe, dye])
         dx = project_x(ZeroTangent() if matrix_bar is None else matrix_bar[:, 0].reshape(x.shape))
         dyy = project_y(ZeroTangent() if matrix_bar is None else matrix_bar[:, 1].reshape(y.shape))
         if dd_bins is not bins:  # one array of edges for both dimensions
             parts = [np.zeros(e.shape) if b is None else b for b, e in zip(bins_bar, edges)]
-            dbins: Any = project_input(bins)(parts[0] + parts[1])
+            dbins: Any = cotangent_projector(bins)(parts[0] + parts[1])
         else:
             dbins = _dd_bins_cotangent(bins, bins_bar, edges)
         if project_w is None:

@@ -40,14 +40,13 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     ZERO,
-    differentiable,
     output_tangent,
-    project_input,
-    read_cotangent,
+    read_nested_cotangent,
     tangent_array,
+    zero_result,
 )
 from chainrules_core import (
     AbstractZero,
@@ -57,8 +56,11 @@ from chainrules_core import (
     Thunk,
     Varargs,
     backing,
-    check_cotangent_shape,
+    cotangent_projector,
+    differentiable,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
     unthunk,
 )
@@ -120,40 +122,26 @@ def _getitem_rules(x: np.ndarray, index: Any, name: str) -> tuple[Any, Callable[
     y = x[index]
     dtype = x.dtype
     if dtype.kind not in "fc":
-        return y, _integer_cotangent
+
+        def integer_cotangent(dy: Any) -> Any:
+            read_cotangent(dy, y, name)
+            return NO
+
+        return y, integer_cotangent
     basic = type(index) is int or is_basic_index(index)
     real = dtype.kind == "f"
     shape = x.shape
-    where = f"{name} pullback: output cotangent"
 
     def index_cotangent(dy: Any) -> Any:
-        if type(dy) is not float:
-            dy = _checked(dy, y, where)
-            if not isinstance(dy, (np.ndarray, np.generic, int, float, complex)):
-                return dy  # a zero or a not-implemented tangent
-            if real and np.iscomplexobj(dy):
-                dy = np.real(dy)
+        dy = read_cotangent(dy, y, name)
+        if passes_through(dy):
+            return zero_result(dy)
+        if real and np.iscomplexobj(dy):
+            dy = np.real(dy)
         parts = _IndexCotangent(index, basic, dy, shape, dtype)
         return InplaceableThunk(parts.add_into, Thunk(parts.dense))
 
     return y, index_cotangent
-
-
-def _integer_cotangent(dy: Any) -> Any:
-    return NO
-
-
-def _checked(dy: Any, y: Any, where: str) -> Any:
-    """The output cotangent, unthunked and checked (a zero or not-implemented tangent passes)."""
-    dy = unthunk(dy)
-    if isinstance(dy, AbstractZero):
-        return ZERO
-    if isinstance(dy, NotImplementedTangent):
-        return dy
-    if isinstance(dy, (Tangent, list, tuple)):
-        return read_cotangent(dy, y, where)  # raises, naming the function
-    check_cotangent_shape(dy, np.shape(y), where)
-    return dy
 
 
 def _getitem_tangent(dx: Any, x: np.ndarray, index: Any, y: Any) -> Any:
@@ -188,7 +176,7 @@ def getitem_rrule(x: np.ndarray, index: Any) -> tuple[Any, Pullback]:
     >>> add_(acc, dx) is acc             # added in place, no dense temporary
     True
     """
-    y, cotangent_x = _getitem_rules(x, index, "x[index]")
+    y, cotangent_x = _getitem_rules(x, index, "operator.getitem (x[index])")
 
     def getitem_pullback(dy: Any) -> tuple[Any, ...]:
         return NO, cotangent_x(dy), NO
@@ -316,19 +304,18 @@ def sequence_getitem_rrule(x: Any, index: Any) -> tuple[Any, Pullback]:
     Tangent(tuple, ZeroTangent(), 5.0, ZeroTangent())
     """
     y = x[index]
-    project_x = project_input(x)
+    project_x = cotangent_projector(x)
     positions = range(len(x))[index]
 
     def sequence_getitem_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO, ZERO, NO
+        dy = read_nested_cotangent(dy, y, "operator.getitem")
+        if passes_through(dy):
+            return NO, project_x(zero_result(dy)), NO
         parts: list[Any] = [ZERO] * len(x)
         if isinstance(positions, int):
             parts[positions] = dy
         else:
-            values = backing(dy) if isinstance(dy, Tangent) else dy
-            for k, v in zip(positions, values):
+            for k, v in zip(positions, dy):
                 parts[k] = v
         return NO, project_x(parts), NO
 

@@ -34,25 +34,20 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     any_not_implemented,
     cotangent_of_sequence,
     dense_tangent,
-    differentiable,
-    index_grid,
     input_cotangent,
     output_tangent,
     own,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reject_out,
     tangent_array,
     zero_result,
 )
-from chainrules_core import frule, rrule, unthunk
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, reject_out
+from chainrules_core import cotangent_projector, differentiable, frule, passes_through, read_cotangent, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 ARRAYS = (list, tuple, np.ndarray)
@@ -78,7 +73,7 @@ def _joined_cotangent(name: str, arrays: Any, y: Any, axis: int, promoted: Seque
     ``promoted`` holds the shape each element had when joined (after ``atleast_*d`` or
     ``ravel``); the piece of the cotangent for each element is reshaped to its own shape.
     """
-    project_arrays = project_input(arrays)
+    project_arrays = cotangent_projector(arrays)
     shapes = [np.shape(e) for e in _elements(arrays)]
     pieces = _pieces(axis, [s[axis] for s in promoted])
 
@@ -465,7 +460,7 @@ def block_rrule(arrays: Any) -> tuple[Any, Pullback]:
     Tangent(list, Tangent(list, array([[1.]]), array([[2., 3.]])))
     """
     y = np.block(arrays)
-    project_arrays = project_input(arrays)
+    project_arrays = cotangent_projector(arrays)
 
     def read_blocks(dy: np.ndarray) -> Any:
         positions = np.block(_index_blocks(arrays, [0]))
@@ -516,10 +511,10 @@ def append_rrule(arr: Any, values: Any, axis: Any = None) -> tuple[Any, Pullback
     else:
         joined_axis, promoted = normalize_axis_index(axis, np.ndim(arr)), [np.shape(arr), np.shape(values)]
     cotangent_parts = _joined_cotangent("np.append", list(parts), y, joined_axis, promoted)
-    project_arr, project_values = project_input(arr), project_input(values)
+    project_arr, project_values = cotangent_projector(arr), cotangent_projector(values)
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.append pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.append")
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, project_arr(zero), project_values(zero), NO
@@ -580,10 +575,10 @@ def bmat_rrule(obj: Any, ldict: Any = None, gdict: Any = None) -> tuple[Any, Pul
     blocks = [[np.asarray(b) for b in row] for row in obj] if obj and isinstance(obj[0], list) else \
         [np.asarray(b) for b in obj]
     _, pullback = block_rrule(blocks)
-    project_obj = project_input(obj)
+    project_obj = cotangent_projector(obj)
 
     def bmat_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_cotangent(dy, y, "np.bmat")
         d = pullback(dy if passes_through(dy) else np.asarray(dy))[1]  # a matrix cotangent as an ndarray
         return NO, d if passes_through(d) else project_obj(d), NO, NO
 

@@ -55,21 +55,17 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    cast_like,
+from chainrules.rulesets.arrays._linear_maps import NO, cast_like, output_tangent, tangent_array, zero_result
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    cotangent_projector,
     differentiable,
-    output_tangent,
+    frule,
+    not_implemented,
     passes_through,
-    project_input,
     read_cotangent,
-    require,
-    tangent_array,
-    zero_result,
+    rrule,
 )
-from chainrules_core import frule, not_implemented, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -316,20 +312,21 @@ def pad_rrule(array: Any, pad_width: Any = REQUIRED, mode: Any = "constant", **k
     """
     require("pad", pad_width=pad_width)
     y = np.pad(array, pad_width, mode, **kwargs)
-    project_array = project_input(array)
+    project_array = cotangent_projector(array)
     if callable(mode):
         reason = "np.pad with a callable mode: the derivative of a user padding function"
 
         def pad_callable_pullback(dy: Any) -> tuple[Any, ...]:
+            read_cotangent(dy, y, "np.pad")
             return NO, not_implemented(reason) if differentiable(array) else NO, NO, NO
 
         return y, pad_callable_pullback
     plan = _PadPlan(array, pad_width, mode, kwargs) if differentiable(array) else None
 
     def pad_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.pad")
         if plan is None:
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, "np.pad pullback: output cotangent")
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
         return NO, project_array(plan.adjoint(cast_like(dy, array))), NO, NO

@@ -40,20 +40,22 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    cast_like,
-    differentiable,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    tangent_array,
-    zero_result,
-)
+from chainrules.rulesets.arrays._linear_maps import NO, cast_like, output_tangent, tangent_array, zero_result
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE
 from chainrules.rulesets.arrays.mutation import InPlaceOperationError
-from chainrules_core import NotImplementedTangent, Thunk, Varargs, frule, non_differentiable, not_implemented, rrule
+from chainrules_core import (
+    NotImplementedTangent,
+    Thunk,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    non_differentiable,
+    not_implemented,
+    passes_through,
+    read_cotangent,
+    rrule,
+)
 from chainrules_core import unbroadcast as _unbroadcast
 
 Pullback = Callable[[Any], tuple[Any, ...]]
@@ -123,13 +125,13 @@ def _pathwise_rules(cls: type, name: str) -> None:
     def pathwise_rrule(source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         y = method(source, *args, **kwargs)
         values = _arguments(args, kwargs)
-        projectors = [project_input(v) for v in values[:len(args)]]
+        projectors = [cotangent_projector(v) for v in values[:len(args)]]
 
         def pathwise_pullback(dy: Any) -> tuple[Any, ...]:
             tail = (NO,) * (len(args) - min(len(args), n))
             if not projectors:
                 return (NO, NO, *tail)
-            dy = read_cotangent(dy, y, f"{label} pullback: output cotangent")
+            dy = read_cotangent(dy, y, label)
             if passes_through(dy):
                 zero = zero_result(dy)
                 return (NO, NO, *(zero if differentiable(v) else NO for v in values[:len(projectors)]), *tail)
@@ -241,10 +243,10 @@ def _gather_draw_rules(cls: type, name: str) -> None:
             return y, draw_pullback
         index, axis = positions(source, a, args, kwargs)
         y = method(source, a, *args, **kwargs)
-        project_a = project_input(a)
+        project_a = cotangent_projector(a)
 
         def gather_draw_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, y, f"{label} pullback: output cotangent")
+            dy = read_cotangent(dy, y, label)
             if passes_through(dy):
                 return (NO, NO, zero_result(dy), *(NO,) * len(args))
             out = np.zeros(a.shape, dtype=dy.dtype)

@@ -18,14 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    require,
-    unary_cotangent,
-    unary_pushforward,
-)
+from chainrules.rulesets.arrays._linear_maps import NO, unary_cotangent, unary_pushforward
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
 from chainrules_core import frule, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]

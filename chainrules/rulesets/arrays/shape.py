@@ -24,7 +24,7 @@ through them into an array somebody else holds (``add_`` copies a read-only accu
 Array-likes
 -----------
 The array argument may be a number, an ndarray or a (nested) list or tuple; a list gets a
-``Tangent(list, ...)`` cotangent (see :mod:`chainrules.rulesets.arrays._common`).
+``Tangent(list, ...)`` cotangent (see :mod:`chainrules.rulesets.arrays._linear_maps`).
 """
 
 from __future__ import annotations
@@ -34,22 +34,27 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
-    differentiable,
-    index_grid,
     own,
-    project_input,
-    read_cotangents,
-    require,
     sequence_output_tangent,
     tangent_array,
     unary_cotangent,
     unary_pushforward,
 )
-from chainrules_core import NotImplementedTangent, Varargs, ZeroTangent, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    NotImplementedTangent,
+    Varargs,
+    ZeroTangent,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangents,
+    rrule,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -442,6 +447,29 @@ def expand_dims_frule(tangents: tuple[Any, ...], a: Any, axis: Any = REQUIRED) -
     return y, unary_pushforward(tangents[1], a, y, _reshape_to(y))
 
 
+# ---- functions with one output per input: atleast_*d of several arrays, broadcast_arrays, ix_ ---------
+def _reshaped_to(d: Any, a: Any) -> Any:
+    return own(np.reshape(d, np.shape(a)), d)
+
+
+def _summed_to(d: Any, a: Any) -> Any:
+    return unbroadcast(np.asarray(d), np.shape(a))
+
+
+def _per_output_cotangents(parts: Any, projectors: list[Callable[[Any], Any]], inputs: tuple[Any, ...],
+                           adjoint: Callable[[Any, Any], Any]) -> list[Any]:
+    """The cotangent of each input from the read cotangent of its own output (``None`` parts are zeros)."""
+    if not isinstance(parts, list):  # a zero or a not-implemented tangent for the whole output
+        return [p(parts) for p in projectors]
+    out = []
+    for project, d, a in zip(projectors, parts, inputs):
+        if d is None or isinstance(d, NotImplementedTangent):
+            out.append(project(ZeroTangent() if d is None else d))
+        else:
+            out.append(project(adjoint(d, a)))
+    return out
+
+
 # ---- np.atleast_1d, np.atleast_2d, np.atleast_3d -------------------------------------------------
 def _atleast_rrule(f: Any, name: str, arys: tuple[Any, ...]) -> tuple[Any, Pullback]:
     y = f(*arys)
@@ -452,16 +480,10 @@ def _atleast_rrule(f: Any, name: str, arys: tuple[Any, ...]) -> tuple[Any, Pullb
             return NO, cotangent(dy)
 
     else:
-        projectors = [project_input(a) for a in arys]
-        where = f"{name} pullback"
+        projectors = [cotangent_projector(a) for a in arys]
 
         def atleast_pullback(dy: Any) -> tuple[Any, ...]:
-            parts = read_cotangents(dy, y, where)
-            if not isinstance(parts, list):
-                zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-                return NO, *(p(zero) for p in projectors)
-            return NO, *(p(ZeroTangent() if d is None else own(np.reshape(d, np.shape(a)), d))
-                         for p, d, a in zip(projectors, parts, arys))
+            return NO, *_per_output_cotangents(read_cotangents(dy, y, name), projectors, arys, _reshaped_to)
 
     atleast_pullback.__name__ = atleast_pullback.__qualname__ = f"{f.__name__}_pullback"
     return y, atleast_pullback
@@ -632,15 +654,11 @@ def broadcast_arrays_rrule(*args: Any, subok: Any = False) -> tuple[Any, Pullbac
     (NoTangent(), array([1., 1.]), ZeroTangent())
     """
     y = np.broadcast_arrays(*args, subok=subok)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
 
     def broadcast_arrays_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.broadcast_arrays pullback")
-        if not isinstance(parts, list):
-            zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-            return NO, *(p(zero) for p in projectors)
-        return NO, *(p(ZeroTangent() if d is None else unbroadcast(d, np.shape(a)))
-                     for p, d, a in zip(projectors, parts, args))
+        parts = read_cotangents(dy, y, "np.broadcast_arrays")
+        return NO, *_per_output_cotangents(parts, projectors, args, _summed_to)
 
     return y, broadcast_arrays_pullback
 
@@ -684,15 +702,10 @@ def ix_rrule(*args: Any) -> tuple[Any, Pullback]:
     (array([1., 1.]), NoTangent())
     """
     y = np.ix_(*args)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
 
     def ix_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.ix_ pullback")
-        if not isinstance(parts, list):
-            zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-            return NO, *(p(zero) for p in projectors)
-        return NO, *(p(ZeroTangent() if d is None else own(np.reshape(d, np.shape(a)), d))
-                     for p, d, a in zip(projectors, parts, args))
+        return NO, *_per_output_cotangents(read_cotangents(dy, y, "np.ix_"), projectors, args, _reshaped_to)
 
     return y, ix_pullback
 

@@ -39,20 +39,23 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    ZERO,
-    differentiable,
-    gathered_cotangent,
-    gathered_tangent,
-    project_input,
-    require,
-    tangent_array,
-)
+from chainrules.rulesets.arrays._gather_scatter import gathered_cotangent, gathered_tangent
+from chainrules.rulesets.arrays._linear_maps import NO, ZERO, tangent_array
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
 from chainrules.rulesets.arrays.gathering import _along_axis_index
-from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, Varargs, backing, frule, rrule, unthunk
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Tangent,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    unthunk,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -244,24 +247,19 @@ def _unique_positions(ar: Any, values: Any, axis: Any, equal_nan: bool, in_order
     return _matching_first_occurrences(ar, np.asarray(values))
 
 
-def _values_cotangent(dy: Any, values: Any) -> Any:
-    """The cotangent of the ``values`` part of a tuple output (a ``Tangent``, tuple or list)."""
-    dy = unthunk(dy)
-    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
-        return dy
-    if isinstance(dy, Tangent):
-        parts = backing(dy)
-        return parts["values"] if isinstance(parts, dict) else parts[0]
-    if isinstance(dy, (tuple, list)):
-        return dy[0]
-    return dy
+def _values_cotangent(dy: Any, y: Any, name: str) -> Any:
+    """The cotangent of the ``values`` part of a tuple output (read part by part: the others are integers)."""
+    parts = read_cotangents(dy, y, name)
+    if not isinstance(parts, list):
+        return parts
+    return ZERO if parts[0] is None else parts[0]
 
 
 def _unique_rrule(name: str, ar: Any, y: Any, values: Any, perm: _Permutation) -> Callable[[Any], Any]:
     _, cotangent_values = _sorted_rule(name, ar, perm)
 
     def unique_cotangent(dy: Any) -> Any:
-        return cotangent_values(_values_cotangent(dy, values) if y is not values else dy)
+        return cotangent_values(_values_cotangent(dy, y, name) if y is not values else dy)
 
     return unique_cotangent
 
@@ -394,14 +392,15 @@ def _set_rules(f: Any, name: str) -> None:
         both = _joined(ar1, ar2)
         perm = _matching_first_occurrences(both, np.asarray(values))
         cotangent_both = _sorted_rule(name, both, perm)[1] if differentiable(both) else None
-        project_1, project_2 = project_input(ar1), project_input(ar2)
+        project_1, project_2 = cotangent_projector(ar1), cotangent_projector(ar2)
         n1 = int(np.size(ar1))
 
         def set_pullback(dy: Any) -> tuple[Any, ...]:
             rest = (NO,) * len(args)
+            dy = _values_cotangent(dy, y, name) if y is not values else read_cotangent(dy, y, name)
             if cotangent_both is None:
                 return (NO, NO, NO, *rest)
-            d = unthunk(cotangent_both(_values_cotangent(dy, values) if y is not values else dy))
+            d = unthunk(cotangent_both(dy))
             if isinstance(d, (AbstractZero, NotImplementedTangent)):
                 return (NO, project_1(d), project_2(d), *rest)
             d1 = project_1(np.reshape(d[:n1], np.shape(ar1)))

@@ -26,41 +26,39 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
     ZERO,
+    any_not_implemented,
     cast_like,
-    differentiable,
     own,
-    project_input,
-    read_cotangents,
-    require,
     sequence_output_tangent,
     tangent_array,
     tangent_dtype,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, frule, rrule
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import NotImplementedTangent, cotangent_projector, differentiable, frule, read_cotangents, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
 
 def _pieces_cotangent(name: str, ary: Any, pieces: Any, axis: int) -> Callable[[Any], Any]:
     """The cotangent of ``ary`` split along ``axis`` into ``pieces``: their cotangents joined."""
-    project_ary = project_input(ary)
+    project_ary = cotangent_projector(ary)
     shape = np.shape(ary)
     bounds = np.cumsum([0] + [np.shape(p)[axis] for p in pieces])
-    where = f"{name} pullback"
 
     def pieces_cotangent(dy: Any) -> Any:
+        parts = read_cotangents(dy, pieces, name)
         if not differentiable(ary):
             return NO
-        parts = read_cotangents(dy, pieces, where)
         if not isinstance(parts, list):
             return zero_result(parts)
-        present = [p for p in parts if p is not None]
+        missing = any_not_implemented(*parts)
+        if missing is not None:
+            return missing
+        present = [np.asarray(p) for p in parts if p is not None]
         if not present:
             return zero_result(parts)
         dtype = np.result_type(tangent_dtype(ary), *(p.dtype for p in present))
@@ -68,7 +66,7 @@ def _pieces_cotangent(name: str, ary: Any, pieces: Any, axis: int) -> Callable[[
         moved = np.moveaxis(out, axis, 0)
         for part, start, stop in zip(parts, bounds[:-1], bounds[1:]):
             if part is not None:
-                moved[start:stop] = np.moveaxis(part, axis, 0)
+                moved[start:stop] = np.moveaxis(np.asarray(part), axis, 0)
         return project_ary(cast_like(out, ary))
 
     return pieces_cotangent
@@ -318,13 +316,14 @@ def unstack_rrule(x: Any, *, axis: Any = 0) -> tuple[Any, Pullback]:
     split_axis = normalize_axis_index(axis, ndim) if ndim else 0
     expanded = [np.expand_dims(yk, split_axis) for yk in y]
     cotangent_pieces = _pieces_cotangent("np.unstack", x, expanded, split_axis)
-    where = "np.unstack pullback"
 
     def unstack_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, where)
-        if not isinstance(parts, list):
-            return NO, cotangent_pieces(parts)
-        return NO, cotangent_pieces([ZERO if p is None else np.expand_dims(p, split_axis) for p in parts])
+        parts = read_cotangents(dy, y, "np.unstack")
+        if isinstance(parts, list):
+            missing = any_not_implemented(*parts)
+            parts = missing if missing is not None else [ZERO if p is None else np.expand_dims(p, split_axis)
+                                                         for p in parts]
+        return NO, cotangent_pieces(parts)
 
     return y, unstack_pullback
 

@@ -2,7 +2,7 @@
 
 ``np.bartlett``, ``np.blackman``, ``np.hamming`` and ``np.hanning`` depend only on the
 integer length ``M`` and are declared non-differentiable in
-:mod:`~chainrules.rulesets.arrays.nondifferentiable`. The Kaiser window also depends on
+:mod:`~chainrules.rulesets.arrays.non_differentiable`. The Kaiser window also depends on
 its shape parameter ``beta``:
 
 ``w_n = I0(beta s_n) / I0(beta)``, ``s_n = sqrt(1 - ((n - alpha) / alpha)^2)``, ``alpha = (M - 1) / 2``
@@ -28,13 +28,15 @@ from typing import Any
 import numpy as np
 import scipy.special
 
+from chainrules.rulesets.arrays._linear_maps import zero_result
 from chainrules_core import (
     AbstractZero,
     NoTangent,
     ZeroTangent,
-    check_cotangent_shape,
     cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
     unthunk,
 )
@@ -86,10 +88,9 @@ def kaiser_rrule(M: Any, beta: Any) -> Any:
     project_beta = cotangent_projector(beta)
 
     def kaiser_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), NoTangent(), project_beta(ZeroTangent())
-        check_cotangent_shape(dy, y.shape, "np.kaiser pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.kaiser")
+        if passes_through(dy):
+            return NoTangent(), NoTangent(), project_beta(zero_result(dy))
         dbeta = float(np.sum(kaiser_beta_derivative(M, beta) * np.real(np.asarray(dy))))
         return NoTangent(), NoTangent(), project_beta(np.reshape(dbeta, ()) if isinstance(beta, np.ndarray) else dbeta)
 
