@@ -31,7 +31,7 @@ Integer arguments (and integer ``dtype=``) are not differentiated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -47,9 +47,11 @@ from chainrules.rulesets.arrays._linear_maps import (
     tangent_array,
     zero_result,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE
 from chainrules_core import (
     NotImplementedTangent,
+    Sample,
     Thunk,
     Varargs,
     cotangent_projector,
@@ -59,6 +61,7 @@ from chainrules_core import (
     read_cotangent,
     read_cotangents,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -117,6 +120,16 @@ def full_frule(tangents: tuple[Any, ...], shape: Any, fill_value: Any, dtype: An
     return y, output_tangent(np.broadcast_to(value, np.shape(y)), y)
 
 
+@sample_inputs(np.full)
+def _full_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample((2, 3), 1.5, label="a number"))
+    yield Sample(3, normal(rng, 3), label="an array broadcast")
+    yield Sample((2, 2), 1.5, np.float32, label="dtype by position")
+    yield Sample((2, 2), normal(rng, 2, 1), fkwargs={"order": "F"}, label="order by keyword")
+    yield Sample((2,), 2.5, int, label="an integer dtype: derivative zero")
+    yield Sample((0, 2), 1.5, label="empty")
+
+
 @rrule.register(np.full_like, ARRAY_LIKE, ARRAY_LIKE)
 def full_like_rrule(a: Any, fill_value: Any, dtype: Any = None, order: Any = "K", subok: Any = True,
                     shape: Any = None, **kwargs: Any) -> tuple[Any, Pullback]:
@@ -135,7 +148,7 @@ def full_like_rrule(a: Any, fill_value: Any, dtype: Any = None, order: Any = "K"
     zero_a = ZERO if differentiable(a) else NO
 
     def full_like_pullback(dy: Any) -> tuple[Any, ...]:
-        return NO, zero_a, pullback(dy)[2], NO, NO, NO, NO
+        return NO, zero_a, pullback(read_cotangent(dy, y, "np.full_like"))[2], NO, NO, NO, NO
 
     return y, full_like_pullback
 
@@ -155,6 +168,14 @@ def full_like_frule(tangents: tuple[Any, ...], a: Any, fill_value: Any, dtype: A
     y = np.full_like(a, fill_value, dtype, order, subok, shape, **kwargs)
     _, dy = full_frule((NO, NO, tangents[2]), np.shape(y), fill_value, y.dtype)
     return y, dy
+
+
+@sample_inputs(np.full_like)
+def _full_like_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), 1.5, label="a number"))
+    yield Sample(normal(rng, 2, 3), normal(rng, 3), np.complex64, label="an array broadcast, dtype by position",
+                 rtol=2e-3, atol=2e-3)  # complex64 rounding: finite differences accurate to about 1e-4
+    yield Sample(np.arange(3), 2.5, fkwargs={"dtype": float, "shape": (2, 2)}, label="shape by keyword")
 
 
 # ---- np.arange --------------------------------------------------------------------------------------
@@ -225,6 +246,17 @@ def arange_frule(tangents: tuple[Any, ...], *args: Any, **kwargs: Any) -> tuple[
     if d_step is not None:
         total = total + np.arange(y.size) * d_step
     return y, output_tangent(total, y)
+
+
+@sample_inputs(np.arange)
+def _arange_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # stop away from the grid: a perturbation of start, stop or step keeps the length
+    yield Sample(0.5, 2.2, 0.5, label="start, stop, step")
+    yield Sample(np.float32(0.25), np.float32(1.1), np.float32(0.3), label="float32")
+    yield Sample(3.5, label="stop only")
+    yield Sample(1.5, 4.2, label="start and stop")
+    yield Sample(0.5, 2.2, 0.5, fkwargs={"dtype": np.float64}, label="dtype by keyword")
+    yield Sample(1, 7, 2, label="integers (nothing differentiated)")
 
 
 # ---- np.linspace, np.logspace, np.geomspace ----------------------------------------------------------------
@@ -366,6 +398,16 @@ def linspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any = 
                              spacing, bool(retstep))
 
 
+@sample_inputs(np.linspace)
+def _linspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.5, 2.0, 5, label="numbers"))
+    yield Sample(normal(rng, 2), normal(rng, 3, 1), 4, False, label="arrays broadcast, no end point")
+    yield Sample(0.5, 2.0, 4, True, True, label="retstep: (samples, step)")
+    yield Sample(normal(rng, 2), 1.0, fkwargs={"num": 3, "axis": -1}, label="axis by keyword")
+    yield Sample(0.5, 2.0, 1, label="one sample")
+    yield Sample(0.5, 2.0, 0, label="no sample")
+
+
 def _log_partials(start: Any, stop: Any, base: Any, y: Any, spacing: _Spacing) -> tuple[Any, Any, Any]:
     """``d y / d start``, ``d y / d stop`` and ``d y / d base`` of ``y = base ** linspace(start, stop)``."""
     ndim = np.broadcast(start, stop, base).ndim  # the promotions of np.logspace
@@ -448,6 +490,13 @@ def logspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any = 
     return y, output_tangent(base_term if main is ZERO else np.asarray(main) + base_term, y)
 
 
+@sample_inputs(np.logspace)
+def _logspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.0, 1.5, 4, label="base 10"))
+    yield Sample(normal(rng, 2), 1.0, 3, True, 2.5, label="base by position (differentiated)")
+    yield Sample(0.0, 1.0, fkwargs={"num": 3, "base": 2.0, "axis": 0}, label="base by keyword")
+
+
 @rrule.register(np.geomspace, ARRAY_LIKE, ARRAY_LIKE)
 def geomspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, dtype: Any = None,
                     axis: Any = 0) -> tuple[Any, Pullback]:
@@ -465,8 +514,8 @@ def geomspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, 
     spacing = _Spacing(start, stop, num, endpoint, axis)
 
     def partials() -> tuple[Any, Any]:
-        s = np.expand_dims(np.asarray(start), spacing.axis)
-        e = np.expand_dims(np.asarray(stop), spacing.axis)
+        s = spacing.spread(np.asarray(start))
+        e = spacing.spread(np.asarray(stop))
         return y * (1 - spacing.t) / s, y * spacing.t / e
 
     cotangents = _space_rrule("np.geomspace", np.geomspace, start, stop, y, spacing, partials)
@@ -494,11 +543,18 @@ def geomspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any =
     spacing = _Spacing(start, stop, num, endpoint, axis)
     if not differentiable(y):
         return y, NO
-    s = np.expand_dims(np.asarray(start), spacing.axis)
-    e = np.expand_dims(np.asarray(stop), spacing.axis)
+    s = spacing.spread(np.asarray(start))
+    e = spacing.spread(np.asarray(stop))
     partials = (y * (1 - spacing.t) / s, y * spacing.t / e)
     return y, _space_tangent(_value(tangents[1], start), _value(tangents[2], stop), start, stop, y, partials,
                              spacing, False)
+
+
+@sample_inputs(np.geomspace)
+def _geomspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.5, 8.0, 4, label="positive"))
+    yield Sample(-2.0, -0.5, 3, False, label="negative, no end point")
+    yield Sample(np.array([1.0, 2.0]), 10.0, fkwargs={"num": 3, "axis": 1}, label="arrays, axis by keyword")
 
 
 # ---- np.meshgrid ------------------------------------------------------------------------------------
@@ -565,3 +621,11 @@ def meshgrid_frule(tangents: tuple[Any, ...], *xi: Any, copy: Any = True, sparse
     filled = [np.zeros(np.shape(x)) if v is None else v for v, x in zip(values, xi)]
     grids = np.meshgrid(*filled, copy=True, sparse=sparse, indexing=indexing)
     return y, sequence_output_tangent(list(grids), y)
+
+
+@sample_inputs(np.meshgrid)
+def _meshgrid_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 3), normal(rng, 3), label="xy indexing"))
+    yield Sample(normal(rng, 2), normal(rng, 3), normal(rng, 2), fkwargs={"indexing": "ij"}, label="three, ij")
+    yield Sample(normal(rng, 2), np.arange(3), fkwargs={"sparse": True}, label="sparse, an integer vector")
+    yield Sample(normal(rng, 3), label="one vector")

@@ -17,7 +17,7 @@ derivative there, and the rule gives them zero.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -34,8 +34,19 @@ from chainrules.rulesets.arrays._linear_maps import (
     unary_pushforward,
     zero_result,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
-from chainrules_core import Thunk, cotangent_projector, differentiable, frule, passes_through, read_cotangent, rrule
+from chainrules_core import (
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -88,6 +99,14 @@ def delete_frule(tangents: tuple[Any, ...], arr: Any, obj: Any = REQUIRED, axis:
     require("delete", obj=obj)
     y = np.delete(arr, obj, axis)
     return y, unary_pushforward(tangents[1], arr, y, lambda d: np.delete(d, obj, axis))
+
+
+@sample_inputs(np.delete)
+def _delete_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, [0, 5], label="flattened, indices"))
+    yield Sample(x, slice(0, 4, 2), 1, label="a slice along axis 1")
+    yield Sample(x, fkwargs={"obj": np.array([True, False, True]), "axis": 0}, label="a mask by keyword")
 
 
 # ---- np.insert -------------------------------------------------------------------------------------------
@@ -156,6 +175,15 @@ def insert_frule(tangents: tuple[Any, ...], arr: Any, obj: Any, values: Any, axi
     return y, output_tangent(np.insert(d_arr, obj, d_values, axis), y)
 
 
+@sample_inputs(np.insert)
+def _insert_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, [0, 2, 2], normal(rng, 3), label="flattened, repeated position"))
+    yield Sample(x, 1, 2.5, 1, label="a number broadcast along axis 1")
+    yield Sample(x, [1], normal(rng, 1, 3), fkwargs={"axis": 0}, label="a row, axis by keyword")
+    yield Sample(x, 0, np.arange(3), 0, label="integer values")
+
+
 # ---- np.trim_zeros --------------------------------------------------------------------------------------
 def _kept_box(filt: Any, y: Any, trim: str, axis: Any) -> tuple[slice, ...]:
     """The slices of ``filt`` that ``np.trim_zeros`` returns."""
@@ -216,3 +244,15 @@ def trim_zeros_frule(tangents: tuple[Any, ...], filt: Any, trim: Any = "fb", axi
     y = np.trim_zeros(filt, trim, axis)
     box = _kept_box(filt, y, trim, axis)
     return y, unary_pushforward(tangents[1], filt, y, lambda d: np.asarray(d)[box])
+
+
+@sample_inputs(np.trim_zeros)
+def _trim_zeros_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Trimming is decided by exact zeros: a perturbation of a trimmed zero changes the output's shape, so
+    # finite differences check the rules only where nothing moves in or out of the kept box (interior zeros
+    # stay). The trimming regime is checked along directions that keep the trimmed zeros at zero in
+    # tests/chainrules/rulesets/arrays/test_editing.py.
+    x = np.array([1.5, 0.0, -2.0, 0.5])
+    yield from with_dtypes(Sample(x, label="nothing trimmed, an interior zero"))
+    yield Sample(x, "b", label="trim by position")
+    yield Sample(normal(rng, 2, 3), fkwargs={"trim": "f", "axis": 1}, label="2-d, by keyword")

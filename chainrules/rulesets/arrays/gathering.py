@@ -25,7 +25,7 @@ read; ``unthunk`` builds the dense cotangent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -42,9 +42,11 @@ from chainrules.rulesets.arrays._linear_maps import (
     tangent_array,
     zero_result,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, SEQUENCE, reject_out, require
 from chainrules_core import (
     NotImplementedTangent,
+    Sample,
     Thunk,
     cotangent_projector,
     differentiable,
@@ -52,6 +54,7 @@ from chainrules_core import (
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -162,6 +165,17 @@ def ndarray_take_frule(tangents: tuple[Any, ...], a: np.ndarray, indices: Any = 
     return take_frule(tangents, a, indices, axis, out, mode)
 
 
+@sample_inputs(np.take, np.ndarray.take)
+def _take_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, [0, 5, 5, -1], label="flat indices, repeated and negative"))
+    yield Sample(x, np.array([[2, 0], [2, 2]]), 1, label="a 2-d index array along axis 1")
+    yield Sample(x, [4, -5], 0, None, "wrap", label="mode wrap, positional")
+    yield Sample(x, fkwargs={"indices": [7, -1], "axis": 1, "mode": "clip"}, label="mode clip, by keyword")
+    yield Sample(x, 2, label="a scalar index: 0-d output")
+    yield Sample(x, np.array([], dtype=np.intp), 0, label="no index: empty output")
+
+
 # ---- np.take_along_axis ---------------------------------------------------------------------------------
 def _along_axis_index(shape: tuple[int, ...], indices: np.ndarray, axis: int) -> tuple[Any, ...]:
     """The full fancy index at which ``np.take_along_axis(x, indices, axis)`` reads ``x``."""
@@ -230,6 +244,14 @@ def take_along_axis_frule(tangents: tuple[Any, ...], arr: Any, indices: Any = RE
     require("take_along_axis", indices=indices)
     y = np.take_along_axis(arr, indices, axis)
     return y, gathered_tangent(tangents[1], arr, y, lambda da: np.take_along_axis(da, indices, axis))
+
+
+@sample_inputs(np.take_along_axis)
+def _take_along_axis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, np.array([[0, 0], [3, 1], [2, 2]]), 1, label="along the last axis, repeats"))
+    yield Sample(x, np.array([[2, 0, 0, 1]]), 0, label="along the first axis")
+    yield Sample(x, fkwargs={"indices": np.array([11, 0, 11]), "axis": None}, label="flattened, by keyword")
 
 
 # ---- np.compress, ndarray.compress, np.extract ------------------------------------------------------------
@@ -315,6 +337,20 @@ def ndarray_compress_frule(tangents: tuple[Any, ...], a: np.ndarray, condition: 
     return compress_frule((NO, NO, tangents[1]), condition, a, axis, out)
 
 
+@sample_inputs(np.compress)
+def _compress_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 2)
+    yield from with_dtypes(Sample([True, False, True], x, 0, label="rows"))
+    yield Sample(np.array([False, True]), x, fkwargs={"axis": 1}, label="columns, by keyword")
+    yield Sample([True, True, False], x, label="flattened, a short condition")
+
+
+@sample_inputs(np.ndarray.compress)
+def _ndarray_compress_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 3, 2), [False, True, True], 0, label="rows")
+    yield Sample(normal(rng, 4, dtype=np.complex128), np.array([1, 0, 0, 1], dtype=bool), label="complex")
+
+
 @rrule.register(np.extract, ARRAY_LIKE, ARRAY_LIKE)
 def extract_rrule(condition: Any, arr: Any) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.extract``: the cotangent put back where ``condition`` is true.
@@ -350,6 +386,13 @@ def extract_frule(tangents: tuple[Any, ...], condition: Any, arr: Any) -> tuple[
     """
     y = np.extract(condition, arr)
     return y, gathered_tangent(tangents[2], arr, y, lambda da: np.extract(condition, da))
+
+
+@sample_inputs(np.extract)
+def _extract_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x > 0, x, label="a mask"))
+    yield Sample(np.array([[1, 0, 2], [0, 0, 3]]), x, label="nonzero integers as the condition")
 
 
 # ---- np.diagonal, ndarray.diagonal ---------------------------------------------------------------------
@@ -437,6 +480,15 @@ def ndarray_diagonal_frule(tangents: tuple[Any, ...], a: np.ndarray, offset: Any
     array([1., 1.])
     """
     return diagonal_frule(tangents, a, offset, axis1, axis2)
+
+
+@sample_inputs(np.diagonal, np.ndarray.diagonal)
+def _diagonal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, label="main diagonal"))
+    yield Sample(x, -1, label="offset by position")
+    yield Sample(normal(rng, 2, 3, 3), fkwargs={"offset": 1, "axis1": 1, "axis2": 2}, label="stacked, by keyword")
+    yield Sample(x, 5, label="offset past the end: empty")
 
 
 # ---- np.choose, ndarray.choose -------------------------------------------------------------------------
@@ -559,6 +611,21 @@ def ndarray_choose_frule(tangents: tuple[Any, ...], a: np.ndarray, choices: Any,
     return y, _choose_tangent(tangents[2], a, choices, y, mode)
 
 
+@sample_inputs(np.choose)
+def _choose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    choices = [normal(rng, 2, 3), normal(rng, 3), normal(rng, 2, 1)]
+    yield from with_dtypes(Sample(np.array([[0, 1, 2], [2, 1, 1]]), choices, label="three broadcast choices"))
+    yield Sample([3, -1, 1], (normal(rng, 3), normal(rng, 3)), None, "wrap", label="mode wrap, a tuple")
+    yield Sample(np.array([5, 0]), normal(rng, 2, 2), fkwargs={"mode": "clip"}, label="an ndarray of choices, clip")
+
+
+@sample_inputs(np.ndarray.choose)
+def _ndarray_choose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(np.array([1, 0, 1]), [normal(rng, 3), normal(rng, 3)], label="two choices")
+    yield Sample(np.array([2, 0]), (normal(rng, 2), 1.5, normal(rng, 2)), fkwargs={"mode": "raise"},
+                 label="a number among the choices")
+
+
 # ---- np.select --------------------------------------------------------------------------------------
 def _selection_masks(condlist: Any, shape: tuple[int, ...]) -> tuple[list[np.ndarray], np.ndarray]:
     """For each choice, where it is selected (the first true condition); and where none is."""
@@ -640,6 +707,17 @@ def select_frule(tangents: tuple[Any, ...], condlist: Any, choicelist: Any, defa
     return y, output_tangent(value, y)
 
 
+@sample_inputs(np.select)
+def _select_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    conditions = [x > 0.5, x < 0]
+    choices = [normal(rng, 2, 3), normal(rng, 3)]
+    yield from with_dtypes(Sample(conditions, choices, 1.5, label="overlapping conditions, a default"))
+    yield Sample([x > 0], [normal(rng, 2, 3)], label="default 0")
+    yield Sample(conditions, [normal(rng, 2, 3), normal(rng, 2, 3)], fkwargs={"default": 2.0},
+                 label="default by keyword (not differentiated)")
+
+
 # ---- np.bincount ---------------------------------------------------------------------------------------
 @rrule.register(np.bincount, ARRAY_LIKE)
 def bincount_rrule(x: Any, weights: Any = None, minlength: Any = 0) -> tuple[Any, Pullback]:
@@ -693,6 +771,15 @@ def bincount_frule(tangents: tuple[Any, ...], x: Any, weights: Any = None, minle
     return y, output_tangent(np.bincount(x, d, minlength), y)
 
 
+@sample_inputs(np.bincount)
+def _bincount_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    bins = np.array([0, 3, 3, 1, 0])
+    yield Sample(bins, normal(rng, 5), label="weighted")
+    yield Sample(bins, normal(rng, 5).astype(np.float32), 6, label="float32 weights, minlength")
+    yield Sample(bins, label="counts (integers)")
+    yield Sample(bins, fkwargs={"weights": normal(rng, 5), "minlength": 2}, label="weights by keyword")
+
+
 @rrule.register(np.linalg.diagonal, ARRAY_LIKE)
 def linalg_diagonal_rrule(x: Any, *, offset: Any = 0) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.linalg.diagonal`` (the diagonals of the last two axes).
@@ -728,3 +815,9 @@ def linalg_diagonal_frule(tangents: tuple[Any, ...], x: Any, *, offset: Any = 0)
     """
     y = np.linalg.diagonal(x, offset=offset)
     return y, gathered_tangent(tangents[1], x, y, lambda d: np.linalg.diagonal(d, offset=offset).copy())
+
+
+@sample_inputs(np.linalg.diagonal)
+def _linalg_diagonal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3, 3), label="a stack of matrices"))
+    yield Sample(normal(rng, 3, 4), fkwargs={"offset": -1}, label="offset by keyword")

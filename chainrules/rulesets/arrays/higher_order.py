@@ -44,13 +44,14 @@ eagerly (there is no work to save by thunking one cotangent).
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, SupportsIndex
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from chainrules.rulesets.arrays._linear_maps import dense_tangent, read_nested_cotangent
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules_core import (
     AbstractZero,
     HasForwardsMode,
@@ -58,6 +59,8 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    RulesOnlyConfig,
+    Sample,
     Tangent,
     ZeroTangent,
     backing,
@@ -71,6 +74,7 @@ from chainrules_core import (
     reject_keywords,
     rrule,
     rrule_via_ad,
+    sample_inputs,
     unbroadcast,
     unthunk,
 )
@@ -325,6 +329,18 @@ def apply_along_axis_frule(tangents: Any, func1d: Any, axis: SupportsIndex, arr:
     return _apply_along_axis_frule(frule, tangents, func1d, axis, arr, args, kwargs)
 
 
+# The samples pass functions that have chainrules rules: without a config the rules use them directly, and
+# with RulesOnlyConfig() the rules registered for an AD (rrule_via_ad / frule_via_ad) are checked.
+@sample_inputs(np.apply_along_axis)
+def _apply_along_axis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(np.sum, 0, x, label="a scalar per slice"))
+    yield Sample(np.cumsum, 1, x, config=RulesOnlyConfig(), label="a vector per slice, through a config")
+    yield Sample(np.sort, -1, normal(rng, 2, 3, 2), label="a 3-d array")
+    yield Sample(np.multiply, 0, x, 2.5, label="an extra argument (summed over the slices)")
+    yield Sample(np.multiply, 1, x, 2.5, config=RulesOnlyConfig(), label="an extra argument, through a config")
+
+
 # ---- apply_over_axes -------------------------------------------------------------------------------------------
 def _axes_tuple(axes: Any) -> tuple[int, ...]:
     return (axes,) if np.array(axes).ndim == 0 else tuple(axes)
@@ -462,6 +478,14 @@ def apply_over_axes_frule(tangents: Any, func: Any, a: np.ndarray, axes: Any) ->
     array([[4.]])
     """
     return _apply_over_axes_frule(frule, tangents, func, a, axes)
+
+
+@sample_inputs(np.apply_over_axes)
+def _apply_over_axes_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 2)
+    yield from with_dtypes(Sample(np.sum, x, [0, 2], label="two axes"))
+    yield Sample(np.mean, x, 1, config=RulesOnlyConfig(), label="one axis, through a config")
+    yield Sample(np.cumsum, x, (-1,), label="a function keeping the axis")
 
 
 # ---- piecewise ----------------------------------------------------------------------------------------------
@@ -665,6 +689,16 @@ def piecewise_frule(tangents: Any, x: np.ndarray, condlist: Any, funclist: Any, 
     return _piecewise_frule(frule, tangents, x, condlist, funclist, args, kw)
 
 
+@sample_inputs(np.piecewise)
+def _piecewise_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = np.array([-1.5, -0.5, 0.25, 1.0, 2.0])
+    pieces = [x < 0, x > 1.5]
+    yield from with_dtypes(Sample(x, pieces, [np.negative, np.square], label="two functions, the rest 0"))
+    yield Sample(x, pieces, [np.sin, 0.5, np.exp], label="a constant piece, an otherwise function")
+    yield Sample(x, pieces, [np.multiply, np.add], 2.5, config=RulesOnlyConfig(), label="an extra argument, config")
+    yield Sample(x, [x > 5], [np.sin], label="a condition that selects nothing")
+
+
 # ---- fromfunction --------------------------------------------------------------------------------------------
 def _holds_values(value: Any) -> bool:
     if isinstance(value, (bool, np.bool_, int, np.integer, str, bytes, type(None))):
@@ -832,3 +866,12 @@ def fromfunction_frule(tangents: Any, function: Any, shape: Any, *, dtype: Any =
     """
     reject_keywords(np.fromfunction, {"like": like}, ("like",))
     return _fromfunction_frule(frule, tangents, function, shape, dtype, kwargs)
+
+
+@sample_inputs(np.fromfunction)
+def _fromfunction_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # The output depends on no differentiable argument of np.fromfunction: these samples check that the rules
+    # say so (NoTangent for functions carrying no values) with the function's own rules and through a config.
+    yield Sample(np.add, (2, 3), label="a ufunc with rules")
+    yield Sample(np.hypot, (2, 2), config=RulesOnlyConfig(), label="through a config")
+    yield Sample(np.multiply, (3, 2), fkwargs={"dtype": np.float32}, label="dtype by keyword")

@@ -40,7 +40,7 @@ away from bin edges, where the functions are smooth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,7 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
@@ -60,6 +61,7 @@ from chainrules_core import (
     frule,
     read_cotangent,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
@@ -393,6 +395,29 @@ def histogram_frule(tangents: Any, a: np.ndarray, bins: Any = 10, range: Any = N
     return (hist, edges), Tangent(tuple, *parts)
 
 
+# Histograms are smooth only away from bin edges: the samples sit at least 0.1 from every edge (fixed or
+# data-dependent), and the finite differences take steps of at most 1e-2. With 3 bins over (min, max) =
+# (0, 3) the edges are 0, 1, 2, 3; with 4 bins over (-0.3, 3.3) they are -0.3, 0.6, 1.5, 2.4, 3.3.
+_DATA = np.array([0.0, 0.4, 1.3, 1.6, 2.5, 3.0])
+_WEIGHTS = np.array([0.5, 1.0, 2.0, 1.5, 0.7, 1.2])
+_DATA_2 = np.array([2.75, 2.3, 1.49, 1.22, 0.41, 0.05])  # its 3 edges: 0.05, 0.95, 1.85, 2.75
+_EDGES = np.array([-0.5, 0.9, 2.0, 3.5])
+_RANGE = (-0.3, 3.3)
+
+
+@sample_inputs(np.histogram)
+def _histogram_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, 3, **smooth, label="data-dependent edges")
+    yield Sample(_DATA.astype(np.float32), 4, _RANGE, True, **smooth, label="range, density (float32)")
+    yield Sample(_DATA, _EDGES, None, True, _WEIGHTS, **smooth, label="array edges, density, weights")
+    yield Sample(_DATA, 3, None, False, _WEIGHTS + 0.5j, **smooth, label="complex weights")
+    yield Sample(_DATA, "auto", **smooth, label="an estimator's bins")
+    yield Sample(_DATA, fkwargs={"bins": 3, "weights": _WEIGHTS}, **smooth, label="keywords (not differentiated)")
+
+
 @rrule.register(np.histogram_bin_edges, np.ndarray)
 def histogram_bin_edges_rrule(a: np.ndarray, bins: Any = 10, range: Any = None,
                               weights: Any = None) -> Any:
@@ -445,6 +470,18 @@ def histogram_bin_edges_frule(tangents: Any, a: np.ndarray, bins: Any = 10, rang
     axis = _Axis(np.ravel(a), bins, range, edges)
     de = axis.edges_tangent(None if da is None else np.ravel(da), dbins, drange)
     return edges, ZeroTangent() if de is None else ProjectTo(edges)(de)
+
+
+@sample_inputs(np.histogram_bin_edges)
+def _histogram_bin_edges_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, 3, **smooth, label="data-dependent")
+    yield Sample(_DATA.astype(np.float32), 4, _RANGE, **smooth, label="range (float32)")
+    yield Sample(_DATA, _EDGES, **smooth, label="array edges")
+    yield Sample(_DATA, "sturges", **smooth, label="an estimator's bins")
+    yield Sample(_DATA, 3, None, _WEIGHTS, **smooth, label="weights (ignored by NumPy)")
 
 
 # ---- np.histogramdd and np.histogram2d ----------------------------------------------------------------------
@@ -623,6 +660,18 @@ def histogramdd_frule(tangents: Any, sample: Any, bins: Any = 10, range: Any = N
     return (hist, edges), Tangent(tuple, hist_part, edges_tangent)
 
 
+@sample_inputs(np.histogramdd)
+def _histogramdd_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    sample = np.stack([_DATA, _DATA_2], axis=-1)
+    yield Sample(sample, 3, **smooth, label="data-dependent edges")
+    yield Sample(sample, [3, 2], [_RANGE, (0.0, 3.0)], True, _WEIGHTS, **smooth, label="ranges, density, weights")
+    yield Sample([_DATA, _DATA_2], [_EDGES, 3], None, True, **smooth, label="coordinate arrays, mixed bins")
+    yield Sample(_DATA.astype(np.float32), 3, None, True, **smooth, label="one dimension (float32)")
+
+
 def _bins_2d(bins: Any) -> Any:
     """``histogram2d``'s ``bins`` as ``histogramdd`` gets it (one array: the same edges for both)."""
     try:
@@ -717,3 +766,16 @@ def histogram2d_frule(tangents: Any, x: np.ndarray, y: np.ndarray, bins: Any = 1
     if all(isinstance(p, AbstractZero) for p in parts):
         return (h, xedges, yedges), ZeroTangent()
     return (h, xedges, yedges), Tangent(tuple, *parts)
+
+
+@sample_inputs(np.histogram2d)
+def _histogram2d_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, _DATA_2, 3, **smooth, label="data-dependent edges")
+    yield Sample(_DATA, _DATA_2, [3, 2], [_RANGE, (0.0, 3.0)], True, _WEIGHTS, **smooth,
+                 label="ranges, density, weights")
+    yield Sample(_DATA, _DATA_2, _EDGES, **smooth, label="one array of edges for both")
+    yield Sample(_DATA.astype(np.float32), _DATA_2.astype(np.float32), fkwargs={"bins": 3, "density": True},
+                 **smooth, label="keywords (float32)")

@@ -35,7 +35,7 @@ cotangent at the position(s) read and ``ZeroTangent()`` elsewhere.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -48,10 +48,13 @@ from chainrules.rulesets.arrays._linear_maps import (
     tangent_array,
     zero_result,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules_core import (
     AbstractZero,
     InplaceableThunk,
+    NoTangent,
     NotImplementedTangent,
+    Sample,
     Tangent,
     Thunk,
     Varargs,
@@ -62,6 +65,7 @@ from chainrules_core import (
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
@@ -236,6 +240,30 @@ def ndarray_getitem_frule(tangents: tuple[Any, ...], x: np.ndarray, index: Any) 
     return y, _getitem_tangent(tangents[1], x, index, y)
 
 
+def _index(index: Any) -> Any:
+    """An index argument held fixed (an index has no tangent: ``NoTangent()``)."""
+    from chainrules.testing import PrimalAndTangent
+
+    return PrimalAndTangent(index, NoTangent())
+
+
+@sample_inputs(operator.getitem, np.ndarray.__getitem__)
+def _getitem_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, _index((1, 2)), label="integers: 0-d output"))
+    yield Sample(x, _index(-1), label="a negative integer: a row")
+    yield Sample(x, _index((slice(None, None, 2), slice(1, None))), label="slices")
+    yield Sample(x, _index((Ellipsis, None, 0)), label="Ellipsis and newaxis")
+    yield Sample(x, _index([0, 0, 2]), label="an integer list with repeats")
+    yield Sample(x, _index((np.array([[1, 1], [0, 2]]), slice(1, 3))), label="an integer array and a slice")
+    yield Sample(x, _index((np.array([0, 2]), Ellipsis, np.array([3, 3]))), label="advanced, split by Ellipsis")
+    yield Sample(x, _index(x > 0), label="a boolean mask")
+    yield Sample(x, _index((np.array([True, False, True]), [1, 1])), label="a boolean axis and repeats")
+    yield Sample(x, _index((slice(0, 0),)), label="an empty slice")
+    yield Sample(normal(rng, dtype=np.float64), _index(()), label="0-d with the empty tuple")
+    yield Sample(np.arange(4.0).reshape(2, 2).astype(np.int64), _index(1), label="integers (not differentiated)")
+
+
 # ---- ndarray.item ---------------------------------------------------------------------------------------
 def _item_index(x: np.ndarray, args: tuple[Any, ...]) -> Any:
     """The index ``x.item(*args)`` reads: the only entry, a flat position, or a multi-index."""
@@ -288,6 +316,15 @@ def ndarray_item_frule(tangents: tuple[Any, ...], x: np.ndarray, *args: Any) -> 
     if value is None or isinstance(value, NotImplementedTangent):
         return y, output_tangent(value, y)
     return y, value[_item_index(x, args)].item()
+
+
+@sample_inputs(np.ndarray.item)
+def _item_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, 5, label="a flat position"))
+    yield Sample(x, 2, 1, label="a multi-index as integers")
+    yield Sample(x, (0, -1), label="a multi-index as a tuple")
+    yield Sample(normal(rng, 1, 1), label="the only entry")
 
 
 # ---- operator.getitem on tuples and lists ------------------------------------------------------------
@@ -343,3 +380,9 @@ def sequence_getitem_frule(tangents: tuple[Any, ...], x: Any, index: Any) -> tup
         return y, Tangent(type(x), *picked)
     return y, picked
 
+
+@sample_inputs(operator.getitem)
+def _sequence_getitem_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample((1.5, 2.5, -1.0), 1, label="a tuple of numbers")
+    yield Sample([1.5, normal(rng, 2), 3], slice(0, 2), label="a list slice (an array and an int inside)")
+    yield Sample((normal(rng, 2), normal(rng, 3).astype(np.float32)), -1, label="a tuple of arrays")

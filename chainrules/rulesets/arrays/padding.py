@@ -49,15 +49,17 @@ pad's width).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from chainrules.rulesets.arrays._linear_maps import NO, cast_like, output_tangent, tangent_array, zero_result
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
 from chainrules_core import (
+    Sample,
     cotangent_projector,
     differentiable,
     frule,
@@ -65,6 +67,7 @@ from chainrules_core import (
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 Pullback = Callable[[Any], tuple[Any, ...]]
@@ -358,3 +361,33 @@ def pad_frule(tangents: tuple[Any, ...], array: Any, pad_width: Any = REQUIRED, 
     plan = _PadPlan(array, pad_width, mode, kwargs)
     return y, output_tangent(plan.forward(cast_like(np.asarray(value), array)), y)
 
+
+def _user_padding(vector: np.ndarray, width: tuple[int, int], axis: int, kwargs: dict[str, Any]) -> None:
+    """A callable ``mode`` for the samples: pads with the edge values doubled (NumPy's callable protocol)."""
+    if width[0]:
+        vector[:width[0]] = 2 * vector[width[0]]
+    if width[1]:
+        vector[-width[1]:] = 2 * vector[-width[1] - 1]
+
+
+@sample_inputs(np.pad)
+def _pad_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Every mode but 'empty', whose padded entries are uninitialised memory (tests/.../test_padding.py compares
+    # it with 'constant' on the centre). Distinct values: the extrema and medians of the statistic modes are
+    # unique, where their derivative exists.
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, 1, label="constant (default mode)"))
+    yield Sample(x, (1, 2), "constant", fkwargs={"constant_values": 2.5}, label="constant, constant_values")
+    yield Sample(x, ((2, 0), (1, 3)), "edge", label="edge")
+    yield Sample(x, ((5, 1), (0, 6)), "wrap", label="wrap, longer than the axes")
+    yield Sample(x, 2, "reflect", label="reflect")
+    yield Sample(x, ((4, 1), (7, 2)), "reflect", fkwargs={"reflect_type": "odd"}, label="reflect odd, long")
+    yield Sample(x, ((1, 2), (3, 0)), "symmetric", label="symmetric")
+    yield Sample(x, 3, "symmetric", fkwargs={"reflect_type": "odd"}, label="symmetric odd")
+    yield Sample(x, {1: (2, 1)}, "linear_ramp", fkwargs={"end_values": (1.0, -2.0)}, label="linear_ramp, dict width")
+    yield Sample(x, 2, "mean", fkwargs={"stat_length": ((1, 2), (3, 1))}, label="mean, stat_length")
+    yield Sample(x, (1, 2), "maximum", label="maximum")
+    yield Sample(x.astype(np.float32), 1, "minimum", fkwargs={"stat_length": 2}, label="minimum (float32)")
+    yield Sample(x, ((2, 1), (0, 2)), "median", label="median")
+    yield Sample([1.0, 2.5, -1.0], fkwargs={"pad_width": 2, "mode": "wrap"}, label="a list, by keyword")
+    yield Sample(normal(rng, 2), 1, _user_padding, label="a callable mode (not implemented)")

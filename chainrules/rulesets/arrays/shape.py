@@ -29,7 +29,7 @@ The array argument may be a number, an ndarray or a (nested) list or tuple; a li
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -43,9 +43,11 @@ from chainrules.rulesets.arrays._linear_maps import (
     unary_cotangent,
     unary_pushforward,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
 from chainrules_core import (
     NotImplementedTangent,
+    Sample,
     Varargs,
     ZeroTangent,
     cotangent_projector,
@@ -53,6 +55,7 @@ from chainrules_core import (
     frule,
     read_cotangents,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -193,6 +196,26 @@ def ndarray_reshape_frule(tangents: tuple[Any, ...], a: np.ndarray, *shape: Any,
     return reshape_frule((NO, tangents[1], NO), a, _method_shape(shape), order, copy=copy)
 
 
+@sample_inputs(np.reshape)
+def _reshape_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, (3, 2), label="matrix to matrix"))
+    yield Sample(x, (6,), "F", label="order F by position")
+    yield Sample(x, fkwargs={"shape": (1, 6), "order": "A"}, label="shape and order by keyword")
+    # (order 'A' of a Fortran array: see _flatten_samples)
+    yield Sample(np.float64(1.5), (1, 1), label="0-d to 2-d")
+    yield Sample(np.zeros((0, 3)), (3, 0), label="empty")
+    yield Sample([[1.0, 2.0], [3.0, 4.0]], -1, label="nested list")
+
+
+@sample_inputs(np.ndarray.reshape)
+def _ndarray_reshape_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield Sample(x, 3, 2, label="shape as integers")
+    yield Sample(x, (6,), fkwargs={"order": "F"}, label="shape as a tuple, order F")
+    yield Sample(x.astype(np.float32), -1, label="float32")
+
+
 # ---- np.ravel, ndarray.ravel, ndarray.flatten ----------------------------------------------------
 def _flatten_rrule(name: str, a: Any, y: Any, order: Any) -> Callable[[Any], Any]:
     eff = resolved_order(a, order, ravel=True)
@@ -317,6 +340,18 @@ def ndarray_flatten_frule(tangents: tuple[Any, ...], a: np.ndarray, order: Any =
     return y, _flatten_frule(tangents[1], a, y, order)
 
 
+@sample_inputs(np.ravel, np.ndarray.ravel, np.ndarray.flatten)
+def _flatten_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, label="C order"))
+    yield Sample(x, "F", label="order F by position")
+    yield Sample(x, fkwargs={"order": "A"}, label="order A by keyword")
+    yield Sample(x, "K", label="order K")
+    # 'A' and 'K' of Fortran or strided layouts read the primal's layout: finite differences must hold the
+    # layout fixed, which the testers' perturbations do not (tests/.../test_shape.py checks them so).
+    yield Sample(np.zeros((2, 0)), label="empty")
+
+
 # ---- np.squeeze, ndarray.squeeze, np.expand_dims ---------------------------------------------------
 def _reshape_back(a: Any) -> Callable[[np.ndarray], np.ndarray]:
     shape = np.shape(a)
@@ -409,6 +444,15 @@ def ndarray_squeeze_frule(tangents: tuple[Any, ...], a: np.ndarray, axis: Any = 
     return y, unary_pushforward(tangents[1], a, y, _reshape_to(y))
 
 
+@sample_inputs(np.squeeze, np.ndarray.squeeze)
+def _squeeze_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 1, 3, 1)
+    yield from with_dtypes(Sample(x, label="every length-one axis"))
+    yield Sample(x, 2, label="axis by position")
+    yield Sample(x, fkwargs={"axis": (0, 2)}, label="axes by keyword")
+    yield Sample(normal(rng, 1, 1), label="to 0-d")
+
+
 @rrule.register(np.expand_dims, ARRAY_LIKE)
 def expand_dims_rrule(a: Any, axis: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.expand_dims``: the cotangent loses the inserted axes.
@@ -445,6 +489,13 @@ def expand_dims_frule(tangents: tuple[Any, ...], a: Any, axis: Any = REQUIRED) -
     require("expand_dims", axis=axis)
     y = np.expand_dims(a, axis)
     return y, unary_pushforward(tangents[1], a, y, _reshape_to(y))
+
+
+@sample_inputs(np.expand_dims)
+def _expand_dims_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), 1, label="one axis"))
+    yield Sample(normal(rng, 3), fkwargs={"axis": (0, -1)}, label="two axes by keyword")
+    yield Sample(2.5, 0, label="a number")
 
 
 # ---- functions with one output per input: atleast_*d of several arrays, broadcast_arrays, ix_ ---------
@@ -588,6 +639,14 @@ def atleast_3d_frule(tangents: tuple[Any, ...], *arys: Any) -> tuple[Any, Any]:
     return _atleast_frule(np.atleast_3d, tangents, arys)
 
 
+@sample_inputs(np.atleast_1d, np.atleast_2d, np.atleast_3d)
+def _atleast_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(2.5, label="a number")
+    yield from with_dtypes(Sample(normal(rng, 3), label="a vector"))
+    yield Sample(normal(rng, 2, 2, 2), label="already 3-d")
+    yield Sample(normal(rng, 2), 1.5, np.arange(3), label="several arrays (a tuple output)")
+
+
 # ---- np.broadcast_to, np.broadcast_arrays ------------------------------------------------------------
 def _unbroadcast_to(a: Any) -> Callable[[np.ndarray], Any]:
     shape = np.shape(a)
@@ -638,6 +697,14 @@ def broadcast_to_frule(tangents: tuple[Any, ...], array: Any, shape: Any = REQUI
     return y, unary_pushforward(tangents[1], array, y, lambda da: np.broadcast_to(da, np.shape(y)))
 
 
+@sample_inputs(np.broadcast_to)
+def _broadcast_to_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 3), (2, 3), label="new leading axis"))
+    yield Sample(normal(rng, 2, 1), fkwargs={"shape": (2, 4)}, label="length-one axis, shape by keyword")
+    yield Sample(1.5, (2, 2), label="a number")
+    yield Sample(normal(rng, 3), (0, 3), label="to an empty array")
+
+
 @rrule.register(np.broadcast_arrays, Varargs(ARRAY_LIKE))
 def broadcast_arrays_rrule(*args: Any, subok: Any = False) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.broadcast_arrays``: each output's cotangent summed back to its input.
@@ -682,6 +749,13 @@ def broadcast_arrays_frule(tangents: tuple[Any, ...], *args: Any, subok: Any = F
             return y, value
         values.append(None if value is None else np.broadcast_to(value, np.shape(yk)))
     return y, sequence_output_tangent(None if all(v is None for v in values) else values, y)
+
+
+@sample_inputs(np.broadcast_arrays)
+def _broadcast_arrays_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 2, 1), normal(rng, 3), label="two arrays")
+    yield Sample(normal(rng, 3).astype(np.float32), 2.0, np.arange(3), label="float32, a number and integers")
+    yield Sample(normal(rng, 1, 2, dtype=np.complex128), normal(rng, 2, 1), label="complex and real")
 
 
 
@@ -729,3 +803,11 @@ def ix_frule(tangents: tuple[Any, ...], *args: Any) -> tuple[Any, Any]:
             return y, value
         values.append(None if value is None else np.reshape(value, np.shape(yk)))
     return y, sequence_output_tangent(None if all(v is None for v in values) else values, y)
+
+
+@sample_inputs(np.ix_)
+def _ix_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 3), label="one float vector")
+    yield Sample(normal(rng, 2), np.array([0, 2]), label="floats and an index vector")
+    yield Sample(normal(rng, 3).astype(np.float32), normal(rng, 2), label="two float vectors")
+    yield Sample(np.array([True, False]), np.array([1]), label="boolean and integer (nothing differentiated)")

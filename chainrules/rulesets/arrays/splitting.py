@@ -20,7 +20,7 @@ frule returns a ``Tangent`` of the output's type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -37,8 +37,18 @@ from chainrules.rulesets.arrays._linear_maps import (
     tangent_dtype,
     zero_result,
 )
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
-from chainrules_core import NotImplementedTangent, cotangent_projector, differentiable, frule, read_cotangents, rrule
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -145,6 +155,14 @@ def split_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any = 
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.split(v, indices_or_sections, axis))
 
 
+@sample_inputs(np.split)
+def _split_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 4, 3)
+    yield from with_dtypes(Sample(x, 2, label="equal sections"))
+    yield Sample(x, [1, 3], 0, label="at indices, axis by position")
+    yield Sample(x, fkwargs={"indices_or_sections": [2, 2], "axis": 1}, label="an empty piece, by keyword")
+
+
 @rrule.register(np.array_split, ARRAY_LIKE)
 def array_split_rrule(ary: Any, indices_or_sections: Any = REQUIRED, axis: Any = 0) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.array_split`` (pieces of unequal lengths).
@@ -182,6 +200,14 @@ def array_split_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: 
     require("array_split", indices_or_sections=indices_or_sections)
     y = np.array_split(ary, indices_or_sections, axis)
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.array_split(v, indices_or_sections, axis))
+
+
+@sample_inputs(np.array_split)
+def _array_split_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 5, 2)
+    yield Sample(x[:4], 2, label="equal sections")
+    yield from with_dtypes(Sample(x, 3, label="unequal sections"))
+    yield Sample(x, [2], 1, label="at an index along axis 1")
 
 
 # ---- np.hsplit, np.vsplit, np.dsplit ---------------------------------------------------------------------
@@ -222,6 +248,12 @@ def hsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.hsplit(v, indices_or_sections))
 
 
+@sample_inputs(np.hsplit)
+def _hsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 4), 2, label="matrix"))
+    yield Sample(normal(rng, 4), [1], label="vector (axis 0)")
+
+
 @rrule.register(np.vsplit, ARRAY_LIKE)
 def vsplit_rrule(ary: Any, indices_or_sections: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.vsplit`` (the first axis).
@@ -260,6 +292,12 @@ def vsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.vsplit(v, indices_or_sections))
 
 
+@sample_inputs(np.vsplit)
+def _vsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 4, 2), 2, label="matrix"))
+    yield Sample(normal(rng, 3, 2, 2), [1], label="3-d")
+
+
 @rrule.register(np.dsplit, ARRAY_LIKE)
 def dsplit_rrule(ary: Any, indices_or_sections: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.dsplit`` (the third axis).
@@ -295,6 +333,11 @@ def dsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     require("dsplit", indices_or_sections=indices_or_sections)
     y = np.dsplit(ary, indices_or_sections)
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.dsplit(v, indices_or_sections))
+
+
+@sample_inputs(np.dsplit)
+def _dsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 1, 4), 2, label="3-d"))
 
 
 # ---- np.unstack ---------------------------------------------------------------------------------------
@@ -341,3 +384,11 @@ def unstack_frule(tangents: tuple[Any, ...], x: Any, *, axis: Any = 0) -> tuple[
     """
     y = np.unstack(x, axis=axis)
     return y, _split_tangent(tangents[1], x, y, lambda v: np.unstack(v, axis=axis))
+
+
+@sample_inputs(np.unstack)
+def _unstack_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 2)
+    yield from with_dtypes(Sample(x, label="rows"))
+    yield Sample(x, fkwargs={"axis": 1}, label="columns by keyword")
+    yield Sample(normal(rng, 3), label="a vector: 0-d pieces")

@@ -23,6 +23,7 @@ float32 cotangent); complex ``beta`` has no rule.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -32,12 +33,14 @@ from chainrules.rulesets.arrays._linear_maps import zero_result
 from chainrules_core import (
     AbstractZero,
     NoTangent,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     passes_through,
     read_cotangent,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
@@ -114,3 +117,12 @@ def kaiser_frule(tangents: Any, M: Any, beta: Any) -> Any:
     if isinstance(dbeta, AbstractZero) or np.asarray(beta).dtype.kind != "f":
         return y, ZeroTangent()
     return y, kaiser_beta_derivative(M, beta) * float(np.real(dbeta))
+
+
+@sample_inputs(np.kaiser)
+def _kaiser_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(5, 2.5, label="beta 2.5")
+    yield Sample(4, 0.0, label="beta 0: a flat window")
+    yield Sample(6, np.float32(8.0), label="float32 beta")
+    yield Sample(3, np.array(1.5), label="0-d array beta")
+    yield Sample(1, 3.0, label="one point")
