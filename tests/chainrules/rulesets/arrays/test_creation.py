@@ -85,3 +85,11 @@ def test_constant_creation_is_non_differentiable():
     for f, args in [(np.zeros, (3,)), (np.ones_like, (np.ones(2),)), (np.eye, (2,)), (np.hanning, (4,))]:
         y, pullback = rrule(f, *args)
         assert all(isinstance(c, NoTangent) for c in pullback(np.ones(np.shape(y))))
+
+
+def test_geomspace_array_start_along_a_later_axis(rand):
+    # Regression: a scalar end point was given the samples' axis with expand_dims (AxisError for axis=1).
+    start = np.array([1.0, 2.0])
+    test_rrule(np.geomspace, start, 10.0, fkwargs={"num": 3, "axis": 1})
+    test_frule(np.geomspace, start, 10.0, fkwargs={"num": 3, "axis": 1})
+    test_rrule(np.geomspace, 2.0, np.array([[1.5, 3.0]]), 4, True, None, 2)
