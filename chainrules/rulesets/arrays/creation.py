@@ -346,7 +346,10 @@ def _space_tangent(d_start: Any, d_stop: Any, start: Any, stop: Any, y: Any, par
         return output_tangent(value, samples)
     if value is None:
         return sequence_output_tangent(None, y)
-    step_tangent = np.broadcast_to(step_value / spacing.div if spacing.div > 0 else 0.0 * step_value, np.shape(y[1]))
+    if spacing.div > 0:
+        step_tangent = np.broadcast_to(step_value / spacing.div, np.shape(y[1]))
+    else:  # no step (NumPy returns a constant NaN): derivative zero
+        step_tangent = np.zeros(np.shape(y[1]))
     return sequence_output_tangent([value, step_tangent], y)
 
 

@@ -100,7 +100,7 @@ def _tile_samples(rng: np.random.Generator) -> Iterator[Sample]:
 # ---- np.repeat, ndarray.repeat -------------------------------------------------------------------------
 def _repeat_adjoint(shape: tuple[int, ...], repeats: Any, axis: Any) -> Callable[[np.ndarray], np.ndarray]:
     """Sum a cotangent of ``np.repeat(a, repeats, axis)`` over each entry's copies."""
-    flat = axis is None
+    flat = axis is None or len(shape) == 0  # NumPy repeats a 0-d array along axis 0 (or -1) as a 1-d one
     work_shape = (int(np.prod(shape, dtype=np.int64)),) if flat else tuple(shape)
     ax = 0 if flat else normalize_axis_index(axis, len(shape))
     n = work_shape[ax]
