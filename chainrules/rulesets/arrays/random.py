@@ -12,15 +12,15 @@ parameters. With the state held fixed, the rules differentiate the draw with res
 the parameters (the "reparameterisation" or pathwise derivative that PyTorch's
 ``rsample`` and JAX's ``jax.random`` samplers give):
 
-=====================================  =====================================================
-``normal(loc, scale)``, ``laplace``,   ``y = loc + scale * z``: ``dy/dloc = 1``,
-``gumbel``, ``logistic``               ``dy/dscale = z = (y - loc) / scale``
-``uniform(low, high)``                 ``y = low + (high - low) * u``: ``1 - u`` and ``u``
-``lognormal(mean, sigma)``             ``y = exp(mean + sigma * z)``: ``y`` and ``y * z``
-``exponential(scale)``, ``rayleigh``   ``y = scale * e``: ``y / scale``
-``gamma(shape, scale)``                ``y / scale`` for ``scale``; ``shape``: see below
-``choice(a, ...)``, ``permutation(x)`` a gather of ``a``/``x`` at the drawn positions
-=====================================  =====================================================
+======================================  ===================================================
+``normal(loc, scale)``, ``laplace``,    ``y = loc + scale * z``: ``dy/dloc = 1``,
+``gumbel``, ``logistic``                ``dy/dscale = z = (y - loc) / scale``
+``uniform(low, high)``                  ``y = low + (high - low) * u``: ``1 - u`` and ``u``
+``lognormal(mean, sigma)``              ``y = exp(mean + sigma * z)``: ``y`` and ``y * z``
+``exponential(scale)``, ``rayleigh``    ``y = scale * e``: ``y / scale``
+``gamma(shape, scale)``                 ``y / scale`` for ``scale``; ``shape``: see below
+``choice(a, ...)``, ``permutation(x)``  a gather of ``a``/``x`` at the drawn positions
+======================================  ===================================================
 
 Distributions whose draws depend on a *shape* parameter (``gamma``'s shape, ``beta``,
 ``chisquare``, ``standard_t``, ``dirichlet``, ``weibull``, ``vonmises``...) need implicit
