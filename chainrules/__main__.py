@@ -206,6 +206,15 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     """
     prog = program_name() if prog is None else prog
     argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _dispatch(argv, prog)
+    except BrokenPipeError:  # the output was piped into a program that stopped reading (`| head`)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that flushing at exit does not raise again
+        return 1
+
+
+def _dispatch(argv: list[str], prog: str) -> int:
     parser = build_parser(prog)
     if argv and argv[0] == "check":  # its own parser: chainrules check --help
         from chainrules.testing.checker import main as check_main

@@ -121,6 +121,9 @@ class SignatureReport:
         The module the implementation was written in.
     implementation : str
         The implementation's qualified name.
+    message : str
+        For an ``"in-place"`` registration, the error it raises (the implementation's
+        docstring), else ``""``.
     """
 
     text: str
@@ -129,6 +132,7 @@ class SignatureReport:
     config: str | None
     module: str
     implementation: str
+    message: str = ""
 
 
 @dataclasses.dataclass
@@ -472,9 +476,10 @@ def signature_reports(f: Any) -> list[SignatureReport]:
                 old = merged[k]
                 merged[k] = dataclasses.replace(old, modes=tuple(sorted({*old.modes, registry.kind})))
             else:
+                message = (inspect.getdoc(impl) or "") if kind == "in-place" else ""
                 merged[k] = SignatureReport(text, (registry.kind,), kind, config,
                                             getattr(impl, "__module__", "") or "",
-                                            getattr(impl, "__qualname__", "") or "")
+                                            getattr(impl, "__qualname__", "") or "", message)
     return list(merged.values())
 
 
@@ -709,23 +714,23 @@ def describe(f: Any, *, seed: int = 0, probe: bool = True,
     entry.rulesets = _rulesets(key, entry.signatures, _index_modules() if index is None else index)
     if not probe or not (entry.kinds() & {"rule", "non-differentiable"}):
         return entry
-    try:
-        samples = samples_of(key, seed=seed)
-    except Exception as err:
-        entry.problems.append(f"the sample generator raised {_describe_error(err)}")
-        samples = []
-    entry.samples = len(samples)
-    if not samples:
-        return entry
     probe_state = _Probe(key, entry, seed)
     state = np.random.get_state()  # samplers of NumPy's global RandomState draw from it
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("ignore")  # the rules' and the samples' own warnings are the checker's business
+            try:
+                samples = samples_of(key, seed=seed)
+            except Exception as err:
+                entry.problems.append(f"the sample generator raised {_describe_error(err)}")
+                samples = []
+            entry.samples = len(samples)
             for sample in samples:
                 probe_state.run(sample)
     finally:
         np.random.set_state(state)
+    if not samples:
+        return entry
     entry.arguments = [probe_state.tallies[name].report(name) for name in probe_state.order]
     return entry
 

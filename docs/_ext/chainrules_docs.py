@@ -217,8 +217,8 @@ def generate_api(srcdir: Path) -> None:
         rest = [n for n in public if n not in placed and n not in hidden]
         if rest:
             sections.append(("Other" if sections else "Contents", rest))
-        lines = [_title(package), f".. automodule:: {package}\n   :no-members:\n", intro + "\n",
-                 f".. currentmodule:: {package}\n"]
+        lines = [_title(package), f".. automodule:: {package}\n   :no-members:\n",
+                 "" if module.__doc__ else intro + "\n", f".. currentmodule:: {package}\n"]
         pages = []
         for title, names in sections:
             lines.append(_title(title, "-"))
@@ -339,10 +339,18 @@ def _source_line(entry: Any, module: str) -> int | None:
     return None
 
 
-def _row(entry: Any, primary: str) -> list[str]:
+PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
+                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.",
+                 "structured": "chainrules.structured."}
+"""The module a page's title names, left out of the names in its rows."""
+
+
+def _row(entry: Any, page: str) -> list[str]:
     """The four cells of one function's row (reStructuredText)."""
     category = entry.category
-    name_cell = [f".. _{_label(entry.name)}:", "", f":py:obj:`{entry.name}`", "", _category_role(category)]
+    shown = entry.name.removeprefix(PAGE_PREFIXES.get(page, "\0"))
+    name = f":py:obj:`{shown} <{entry.name}>`" if shown != entry.name else f":py:obj:`{entry.name}`"
+    name_cell = [f".. _{_label(entry.name)}:", "", name, "", _category_role(category)]
 
     rules = []
     for sig in entry.signatures:
@@ -370,13 +378,16 @@ def _row(entry: Any, primary: str) -> list[str]:
         args = ["*none*"]
     else:
         args = ["-"]
-    missing = [f"- {', '.join(_literal(a) for a in arguments)}: {_rst_escape(reason)}"
-               for reason, arguments in entry.not_implemented.items()]
-    if category == "in-place (error)":
-        docs = {inspect.getdoc(getattr(importlib.import_module(s.module), s.implementation, None)) for s in
-                entry.signatures if s.kind == "in-place"} - {None}
-        missing += [f"- {_rst_escape(str(d))}" for d in sorted(docs, key=str)]
-    missing += [f"- *{_rst_escape(p)}*" for p in entry.problems[:2]]
+    notes: list[str] = []
+    if entry.not_implemented:
+        notes += ["", "*Not implemented, and why:*", ""]
+        notes += [f"- {', '.join(_literal(a) for a in arguments)}: {_rst_escape(reason)}"
+                  for reason, arguments in entry.not_implemented.items()]
+    raises = sorted({s.message for s in entry.signatures if s.kind == "in-place" and s.message})
+    if raises:
+        notes += ["", "*The rule raises:*", "", *(f"- {_rst_escape(m)}" for m in raises)]
+    if entry.problems:
+        notes += ["", "*Running the rules at the samples:*", "", *(f"- {_rst_escape(p)}" for p in entry.problems[:2])]
 
     source = []
     for module in entry.rulesets:
@@ -384,12 +395,11 @@ def _row(entry: Any, primary: str) -> list[str]:
         short = _module_page(module)
         anchor = f"#L-{line}" if line else "#source"
         source.append(f"- :doc:`{short} <rulesets/{short}>` (`source <rulesets/{short}.html{anchor}>`__)")
-    return ["\n".join(name_cell), "\n".join(rules), "\n".join(args + (["", *missing] if missing else [])),
-            "\n".join(source) or "-"]
+    return ["\n".join(name_cell), "\n".join(rules), "\n".join(args + notes), "\n".join(source) or "-"]
 
 
 def _table(rows: list[list[str]]) -> str:
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 22 30 30 18", "   :class: catalogue-table", "",
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 22 26 37 15", "   :class: catalogue-table", "",
              "   * - Function", "     - Rules: arguments accepted", "     - Arguments, and what is not implemented",
              "     - Registered in"]
     for cells in rows:
@@ -400,7 +410,12 @@ def _table(rows: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _counts_table(header: list[str], rows: list[list[str]]) -> str:
+def _counts_table(header: list[str], rows: list[list[str]], fixed: int = 2) -> str:
+    """A table of counts; the count columns after the first ``fixed`` ones that are 0 in every row are left out."""
+    keep = [i for i in range(len(header))
+            if i < fixed or any(row[i].strip("*") not in ("0", "") for row in rows)]
+    header = [header[i] for i in keep]
+    rows = [[row[i] for i in keep] for row in rows]
     lines = [".. list-table::", "   :header-rows: 1", "   :class: catalogue-counts", ""]
     for row in [header, *rows]:
         lines.append("   * - " + row[0])
@@ -439,7 +454,7 @@ def generate_catalogue(srcdir: Path, with_source: bool = True) -> None:
                 doc = _first_line(inspect.getdoc(importlib.import_module(module)))
                 lines.append(f"{doc} See :doc:`rulesets/{_module_page(module)}`.\n" if doc else
                              f"See :doc:`rulesets/{_module_page(module)}`.\n")
-            lines.append(_table([_row(e, module) for e in sections[module]]))
+            lines.append(_table([_row(e, page) for e in sections[module]]))
         path = out / f"{page}.rst"
         _write(path, "\n".join(lines))
         written.add(path)
@@ -505,7 +520,7 @@ The arguments column comes from calling each rule at the sample inputs its funct
 declares (:func:`chainrules_core.sample_inputs`) with random tangents: no finite
 differences (``chainrules check`` compares every rule with finite differences; the test
 suite runs it). ``chainrules coverage MODULE`` reads the same data: see
-:doc:`coverage`.{probed}
+:doc:`coverage`. In the table, a category no page has gets no column.{probed}
 
 """
 
@@ -629,7 +644,8 @@ Which public functions of NumPy and SciPy modules have rules, as ``chainrules co
 MODULE`` reports it (the same data as the :doc:`catalogue <index>`). Classes are left out;
 for a class (``numpy.ndarray``, ``numpy.random.Generator``) its public methods are counted.
 ``not numeric`` functions need no rule (printing, files, configuration, dates); ``not
-covered`` ones are numeric functions still without rules.
+covered`` ones are numeric functions still without rules; the other categories are those
+of the :doc:`catalogue <index>`. A category no module has gets no column.
 
 """
 

@@ -146,6 +146,7 @@ def test_declarations():
     assert describe(g).category == "non-differentiable"
     assert describe(np.put).category == "in-place (error)"
     assert [s.kind for s in signature_reports(np.put)] == ["in-place"]
+    assert "writes into its first argument in place" in signature_reports(np.put)[0].message
 
 
 def test_a_rule_that_raises_at_its_sample_is_reported_not_counted():
