@@ -255,10 +255,16 @@ class CatalogueEntry:
     def area(self) -> str:
         """The family of the first ruleset module (``"elementwise"``, ``"linalg"``, ...), or ``""``."""
         for module in self.rulesets:
-            parts = module.split(".")
-            if parts[:2] == ["chainrules", "rulesets"] and len(parts) > 2:
-                return parts[2]
+            area = _area(module)
+            if area:
+                return area
         return ""
+
+
+def _area(module: str) -> str:
+    """``"linalg"`` for ``chainrules.rulesets.linalg.cholesky``; ``""`` outside the built-in rulesets."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["chainrules", "rulesets"] and len(parts) > 2 else ""
 
 
 # ---- names ----------------------------------------------------------------------------------------
@@ -336,6 +342,12 @@ def public_name(f: Any) -> str:
         qualname = qualname[: -len(".fget")]
     if module == "builtins":
         return qualname
+    if module.startswith("chainrules") and "." not in qualname:  # the package that exports it
+        parts = module.split(".")
+        for k in range(1, len(parts)):
+            package = importlib.import_module(".".join(parts[:k]))
+            if getattr(package, qualname, None) is f:
+                return f"{'.'.join(parts[:k])}.{qualname}"
     if "." in qualname:
         owner, _, attribute = qualname.rpartition(".")
         if "._" in f".{module}" or owner.startswith("_") or module == "chainrules.structured.base":
@@ -674,8 +686,8 @@ def _rulesets(key: Any, signatures: list[SignatureReport], index: Mapping[str, t
     ref = reference(key)
     if ref is not None and ref in index:
         modules = index[ref]
-        # the area that owns the function first, the structured-matrix rules after
-        return tuple(sorted(modules, key=lambda m: (".structured." in m, m)))
+        # the area that owns the function first, the rules for structured matrices after
+        return tuple(sorted(modules, key=lambda m: (_area(m).startswith("structured"), m)))
     skip = ("chainrules_core.", "chainrules.rulesets._")
     return tuple(dict.fromkeys(s.module for s in signatures if s.module and not s.module.startswith(skip)))
 

@@ -296,11 +296,9 @@ def page_of(entry: Any) -> str:
         return "scipy.sparse" if parts[1] == "sparse" else ".".join(parts[:2])
     if name.startswith("numpy.random."):
         return "random"
-    if entry.area == "structured" and name.startswith("chainrules.structured"):
-        return "structured"
-    if entry.area in PAGES:
-        return entry.area
-    return "structured" if entry.area == "structured" else "other"
+    if name.startswith("chainrules.structured") or entry.area.startswith("structured"):
+        return "structured"  # the types' own methods, and functions with rules for structured inputs only
+    return entry.area if entry.area in PAGES else "other"
 
 
 def _label(name: str) -> str:
@@ -727,8 +725,9 @@ def _trim_code_blocks(app: Sphinx, doctree: nodes.document) -> None:
         if len(node.children) == 1 and isinstance(node.children[0], nodes.Text):
             text = node.astext()
             trimmed = re.sub(r"\s+\Z", "", text)
-            if trimmed != text:
+            if trimmed != text:  # rawsource too: Sphinx highlights a block only when the two agree
                 node.children[0] = nodes.Text(trimmed)
+                node.rawsource = trimmed
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
