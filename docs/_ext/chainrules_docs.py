@@ -584,7 +584,9 @@ def _ruleset_page(module: str, group: list[Any], with_source: bool = True) -> st
     source_path = Path(inspect.getsourcefile(mod) or "")
     # the docstring itself, not automodule: autodoc would parse the whole module's source for nothing
     doc = inspect.getdoc(mod) or ""
-    lines = [_title(module), f".. py:module:: {module}\n", doc + "\n"]
+    relative = source_path.as_posix().split("/chainrules/", 1)[-1]
+    lines = [_title(module), f".. py:module:: {module}\n",
+             f".. The docstring of chainrules/{relative} follows: a warning about it is fixed there.\n", doc + "\n"]
     lines.append(_title("Functions with rules here", "-"))
     lines.append("Each links to its row in the catalogue.\n")
     for entry in sorted(group, key=lambda e: e.name):
@@ -593,7 +595,6 @@ def _ruleset_page(module: str, group: list[Any], with_source: bool = True) -> st
         lines.append(f"- :ref:`{entry.name} <{_label(entry.name)}>`: {entry.category}{where}")
     lines.append("")
     lines.append(_title("Source", "-"))
-    relative = source_path.as_posix().split("/chainrules/", 1)[-1]
     lines.append(f"``chainrules/{relative}``\n")
     if not with_source:
         lines.append("(The source is shown in the HTML build.)")
