@@ -26,7 +26,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:astype',
         'numpy:copy',
         'numpy:ndarray.astype',
+        'numpy:ndarray.byteswap',
         'numpy:ndarray.copy',
+        'numpy:ndarray.getfield',
         'numpy:ndarray.to_device',
         'numpy:ndarray.tolist',
         'numpy:ndarray.view',
@@ -105,7 +107,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:put_along_axis',
         'numpy:putmask',
     ],
-    'chainrules.rulesets.arrays.nondifferentiable': [
+    'chainrules.rulesets.arrays.non_differentiable': [
         'numpy:argmax',
         'numpy:argmin',
         'numpy:argpartition',
@@ -144,8 +146,6 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.argmin',
         'numpy:ndarray.argpartition',
         'numpy:ndarray.argsort',
-        'numpy:ndarray.byteswap',
-        'numpy:ndarray.getfield',
         'numpy:ndarray.nonzero',
         'numpy:ndarray.searchsorted',
         'numpy:ndim',
