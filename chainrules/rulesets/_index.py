@@ -906,6 +906,25 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:yv',
         'scipy.special:yve',
     ],
+    'chainrules.rulesets.special.bessel_derivatives': [
+        'scipy.special:h1vp',
+        'scipy.special:h2vp',
+        'scipy.special:ivp',
+        'scipy.special:jvp',
+        'scipy.special:kvp',
+        'scipy.special:yvp',
+    ],
+    'chainrules.rulesets.special.bessel_sequences': [
+        'scipy.special:lmbda',
+        'scipy.special:riccati_jn',
+        'scipy.special:riccati_yn',
+    ],
+    'chainrules.rulesets.special.spherical_bessel': [
+        'scipy.special:spherical_in',
+        'scipy.special:spherical_jn',
+        'scipy.special:spherical_kn',
+        'scipy.special:spherical_yn',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',

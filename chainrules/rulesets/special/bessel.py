@@ -165,7 +165,7 @@ def _lowered(f: Any, v: Any, z: Any, y: Any, sign: float) -> Any:
     At ``z = 0`` (and wherever ``v/z`` overflows) the symmetric form ``(sign F_{v-1} -
     sign' F_{v+1}) / 2`` of DLMF 10.6.1 / 10.29.1 is used instead.
     """
-    d = sign * f(v - 1, z) - v / z * y
+    d = sign * f(v - 1, z) - np.divide(v, z) * y
     bad = ~np.isfinite(d) & np.isfinite(y)
     if np.any(bad):
         after = -1.0 if f in (sc.iv, sc.ive) else 1.0
