@@ -28,8 +28,8 @@ order is at most ``x + x^(1/3)`` (where ``J`` is not exponentially small)::
     Y_nu(x) = (1/pi) int_0^pi sin(x sin t - nu t) dt
               - (1/pi) int_0^inf (exp(nu s) + cos(nu pi) exp(-nu s)) exp(-x sinh s) ds
 
-The finite integrals are oscillatory (``0.8 (x + nu) + 48`` Gauss-Legendre nodes, so the
-cost grows with ``x``); the infinite ones have positive integrands, integrated by
+The finite integrals are oscillatory (``0.8 (x + nu) + 40`` Gauss-Legendre nodes or more, so
+the cost grows with ``x``); the infinite ones have positive integrands, integrated by
 Gauss-Legendre on the interval where they exceed ``e^-50`` of their maximum.
 
 **Steepest-descent paths**, where the integrals above cancel. For ``nu > x + x^(1/3)``
@@ -103,9 +103,13 @@ _GAUSS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _gauss(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Gauss-Legendre nodes and weights on ``[0, 1]``, as columns."""
+    """Gauss-Legendre nodes and weights on ``[0, 1]``, as columns (cached).
+
+    NumPy's ``leggauss`` (an eigenvalue problem of order ``n``, weights accurate to a few
+    ulps) up to 256 nodes, SciPy's ``roots_legendre`` (faster, weights within ``1e-13``) beyond.
+    """
     if n not in _GAUSS:
-        t, w = np.polynomial.legendre.leggauss(n)
+        t, w = np.polynomial.legendre.leggauss(n) if n <= 256 else sc.roots_legendre(n)
         _GAUSS[n] = ((t[:, None] + 1) / 2, w[:, None] / 2)
     return _GAUSS[n]
 
@@ -125,7 +129,7 @@ def _by_size(sizes: np.ndarray, compute: Callable[[np.ndarray, int], None]) -> N
 
 
 def _cut(energy: Callable[[np.ndarray], np.ndarray], inside: np.ndarray, outside: np.ndarray,
-         steps: int = 40) -> np.ndarray:
+         steps: int = 14) -> np.ndarray:
     """Bisect for ``energy(t) = -_LEVEL`` between ``inside`` (above) and ``outside`` (below); the outer end."""
     a, b = inside.copy(), outside.copy()
     for _ in range(steps):
@@ -268,47 +272,68 @@ def _i_path(nu: np.ndarray, x: np.ndarray, n: int = 64) -> np.ndarray:
 
 
 # ---- J and Y ---------------------------------------------------------------------------------------------
-def _jy_schlaefli(nu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``(J, dJ, Y, dY)`` by Schlaefli's integrals differentiated (DLMF 10.9.6, 10.9.7)."""
-    out = [np.empty_like(x) for _ in range(4)]
-    zero = np.zeros_like(x)
-    # exp(+nu s - x sinh s): peak at cosh s = nu/x when nu > x
-    peak_s = np.arccosh(np.maximum(nu / x, 1.0))
-    peak = nu * peak_s - x * np.sinh(peak_s)
-    right_plus = _reach(lambda s: nu * s - x * np.sinh(s) - peak, peak_s, 1.0)
-    inside = nu * 0 - peak > -_LEVEL
-    left_plus = np.where(inside, 0.0, _cut(lambda s: nu * s - x * np.sinh(s) - peak, peak_s, zero))
-    right_minus = _reach(lambda s: -nu * s - x * np.sinh(s), zero, 1.0)
-    spans = np.maximum(right_plus - left_plus, right_minus)
-    n_theta = _bucket(np.ceil(0.8 * (x + nu)) + 48)
-    n_tail = _bucket(np.ceil(2 * spans))
-    sizes = np.maximum(n_theta, n_tail)
+_SINES: dict[int, np.ndarray] = {}
 
-    def compute(index: np.ndarray, n: int) -> None:
+
+def _theta_nodes(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gauss-Legendre nodes ``theta`` on ``[0, pi]``, ``sin(theta)`` and the weights (cached)."""
+    t, w = _gauss(n)
+    if n not in _SINES:
+        _SINES[n] = np.sin(np.pi * t)
+    return np.pi * t, _SINES[n], np.pi * w
+
+
+def _jy_schlaefli(nu: np.ndarray, x: np.ndarray, need_y: bool = True) -> tuple[np.ndarray, ...]:
+    """``(J, dJ, Y, dY)`` by Schlaefli's integrals differentiated (DLMF 10.9.6, 10.9.7).
+
+    Without ``need_y`` the integrals only ``Y`` needs are skipped (``Y``, ``dY`` are NaN).
+    """
+    zero = np.zeros_like(x)
+    # int_0^pi {cos, sin}(x sin t - nu t) {1, t} dt: oscillating, 0.8 (x + nu) + 40 nodes
+    int_c, int_s, int_ts, int_tc = (np.empty_like(x) for _ in range(4))
+
+    def oscillating(index: np.ndarray, n: int) -> None:
+        theta, sines, wt = _theta_nodes(n)
+        phase = x[index] * sines - nu[index] * theta
+        c, s = np.cos(phase), np.sin(phase)
+        int_c[index], int_s[index] = np.sum(wt * c, 0), np.sum(wt * s, 0)
+        int_ts[index], int_tc[index] = np.sum((wt * theta) * s, 0), np.sum((wt * theta) * c, 0)
+
+    _by_size(_bucket(0.8 * (x + nu) + 40), oscillating)
+
+    # int_0^inf exp(+-nu s - x sinh s) {1, s} ds: positive; exp(+nu s - x sinh s) peaks at cosh s = nu/x
+    right_minus = _reach(lambda s: -nu * s - x * np.sinh(s), zero, 1.0)
+    if need_y:
+        peak_s = np.arccosh(np.maximum(nu / x, 1.0))
+        peak = nu * peak_s - x * np.sinh(peak_s)
+        right_plus = _reach(lambda s: nu * s - x * np.sinh(s) - peak, peak_s, 1.0)
+        inside = -peak > -_LEVEL
+        left_plus = np.where(inside, 0.0, _cut(lambda s: nu * s - x * np.sinh(s) - peak, peak_s, zero))
+        spans = np.maximum(right_plus - left_plus, right_minus)
+    else:
+        spans = right_minus
+    a_plus, b_plus, a_minus, b_minus = (np.full_like(x, np.nan) for _ in range(4))
+
+    def tails(index: np.ndarray, n: int) -> None:
         v, xx = nu[index], x[index]
         t, w = _gauss(n)
-        theta = np.pi * t
-        phase = xx * np.sin(theta) - v * theta
-        c, s = np.cos(phase), np.sin(phase)
-        wt = np.pi * w
-        int_c, int_s = np.sum(wt * c, 0), np.sum(wt * s, 0)
-        int_ts, int_tc = np.sum(wt * theta * s, 0), np.sum(wt * theta * c, 0)
-        lo, hi, pk = left_plus[index], right_plus[index], peak[index]
-        sp = lo + (hi - lo) * t
-        ep = np.exp(v * sp - xx * np.sinh(sp) - pk) * w * (hi - lo)
-        a_plus, b_plus = np.sum(ep, 0) * np.exp(pk), np.sum(ep * sp, 0) * np.exp(pk)
+        if need_y:
+            lo, hi, pk = left_plus[index], right_plus[index], peak[index]
+            sp = lo + (hi - lo) * t
+            ep = np.exp(v * sp - xx * np.sinh(sp) - pk) * w * (hi - lo)
+            a_plus[index], b_plus[index] = np.sum(ep, 0) * np.exp(pk), np.sum(ep * sp, 0) * np.exp(pk)
         sm = right_minus[index] * t
         em = np.exp(-v * sm - xx * np.sinh(sm)) * w * right_minus[index]
-        a_minus, b_minus = np.sum(em, 0), np.sum(em * sm, 0)
-        sin_p, cos_p = np.sin(np.pi * v), np.cos(np.pi * v)
-        out[0][index] = int_c / np.pi - sin_p / np.pi * a_minus
-        out[1][index] = int_ts / np.pi - cos_p * a_minus + sin_p / np.pi * b_minus
-        out[2][index] = int_s / np.pi - (a_plus + cos_p * a_minus) / np.pi
-        out[3][index] = -int_tc / np.pi - (b_plus - cos_p * b_minus - np.pi * sin_p * a_minus) / np.pi
+        a_minus[index], b_minus[index] = np.sum(em, 0), np.sum(em * sm, 0)
 
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        _by_size(sizes, compute)
-    return tuple(out)
+        _by_size(_bucket(np.ceil(2 * spans)), tails)
+        sin_p, cos_p = np.sin(np.pi * nu), np.cos(np.pi * nu)
+        j = int_c / np.pi - sin_p / np.pi * a_minus
+        dj = int_ts / np.pi - cos_p * a_minus + sin_p / np.pi * b_minus
+        y = int_s / np.pi - (a_plus + cos_p * a_minus) / np.pi
+        dy = -int_tc / np.pi - (b_plus - cos_p * b_minus - np.pi * sin_p * a_minus) / np.pi
+    return j, dj, y, dy
 
 
 def _jy_path(nu: np.ndarray, x: np.ndarray, n: int = 64) -> tuple[np.ndarray, ...]:
@@ -398,11 +423,17 @@ def _jy_hankel(nu: np.ndarray, x: np.ndarray, terms: int = 40) -> tuple[tuple[np
     return (j, dj, y, dy), converged
 
 
-def _jy_positive(nu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``(J, dJ, Y, dY)`` for ``nu >= 0``, ``x > 0`` (1-D float64), each point by its regime."""
-    out = [np.empty_like(x) for _ in range(4)]
+def _jy_positive(nu: np.ndarray, x: np.ndarray, need_y: bool = True) -> tuple[np.ndarray, ...]:
+    """``(J, dJ, Y, dY)`` for ``nu >= 0``, ``x > 0`` (1-D float64), each point by its regime.
+
+    Without ``need_y``, ``Y`` and ``dY`` may be NaN where computing them would cost more.
+    """
+    out = [np.full_like(x, np.nan) for _ in range(4)]
     todo = np.ones(x.shape, bool)
-    hankel = (x >= 20) & (nu * nu <= x)
+    small = x <= 2
+    if not need_y:  # J from its series where it does not cancel; nothing else is needed there
+        todo &= ~small
+    hankel = todo & (x >= 20) & (nu * nu <= x)
     if hankel.any():
         idx = np.flatnonzero(hankel)
         values, ok = _jy_hankel(nu[idx], x[idx])
@@ -418,10 +449,9 @@ def _jy_positive(nu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, ...]:
         todo[idx] = False
     if todo.any():
         idx = np.flatnonzero(todo)
-        values = _jy_schlaefli(nu[idx], x[idx])
+        values = _jy_schlaefli(nu[idx], x[idx], need_y)
         for k in range(4):
             out[k][idx] = values[k]
-    small = x <= 2
     if small.any():  # J from its series, where the integrals may cancel
         idx = np.flatnonzero(small)
         out[0][idx], out[1][idx] = _ascending(nu[idx], x[idx], -1.0)
@@ -434,11 +464,12 @@ def _flat(v: Any, x: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     return v.ravel(), x.ravel(), v.shape
 
 
-def jy_order(v: Any, x: Any) -> tuple[np.ndarray, np.ndarray]:
+def jy_order(v: Any, x: Any, need_y: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``(dJ_v(x)/dv, dY_v(x)/dv)`` for real ``v`` and real ``x`` (broadcast; float64).
 
     NaN where ``x <= 0`` (except ``dJ/dv = 0`` at ``x = 0`` for ``v > 0``), and where an
-    argument is not finite.
+    argument is not finite. With ``need_y=False`` only ``dJ/dv`` is computed (the second
+    result is then not meaningful at non-negative orders): ``jv`` needs no ``Y``.
 
     Examples
     --------
@@ -457,7 +488,7 @@ def jy_order(v: Any, x: Any) -> tuple[np.ndarray, np.ndarray]:
         idx = np.flatnonzero(good)
         vv, xx = v[idx], x[idx]
         nu = np.abs(vv)
-        j, dj_nu, y, dy_nu = _jy_positive(nu, xx)
+        j, dj_nu, y, dy_nu = _jy_positive(nu, xx, need_y or bool(np.any(vv < 0)))
         negative = vv < 0
         with np.errstate(invalid="ignore", over="ignore"):
             sin_p, cos_p = np.sin(np.pi * nu), np.cos(np.pi * nu)
@@ -540,7 +571,9 @@ def complex_order_derivative(f: Callable[[np.ndarray, np.ndarray], np.ndarray], 
     """``df(v, z)/dv`` by Richardson extrapolation in ``v`` (complex ``z``), or None where it is not accurate.
 
     Accepted when the extrapolation's error estimate is at most ``tolerance`` times
-    ``max(|df/dv|, |f|)`` at every point (points where ``f`` is not finite give NaN).
+    ``|df/dv|`` at every point (points where ``f`` is not finite give NaN). Where the
+    derivative is much smaller than the function (``dI_v/dv = -K_0`` at ``v = 0`` against
+    ``I_0 ~ e^z``) the differences cannot resolve it, and the answer is None.
 
     Examples
     --------
@@ -555,7 +588,7 @@ def complex_order_derivative(f: Callable[[np.ndarray, np.ndarray], np.ndarray], 
         value = f(v, z)
         derivative, error = parameter_derivative(functools.partial(_at, f, z), v, step=0.25)
         for step in (0.1, 0.6):  # the functions vary on a scale of 1/log(2|v|/|z|) in v: try a smaller step, a larger
-            retry = ~(error <= tolerance * np.maximum(np.abs(derivative), np.abs(value)))
+            retry = ~(error <= tolerance * np.abs(derivative))
             if not retry.any():
                 break
             d, e = parameter_derivative(functools.partial(_at, f, z[retry]), v[retry], step=step)
@@ -563,7 +596,6 @@ def complex_order_derivative(f: Callable[[np.ndarray, np.ndarray], np.ndarray], 
             derivative[retry] = np.where(better, d, derivative[retry])
             error[retry] = np.where(better, e, error[retry])
     finite = np.isfinite(value)
-    scale = np.maximum(np.abs(derivative), np.abs(value))
-    if np.any(finite & ~(error <= tolerance * scale)):
+    if np.any(finite & ~(error <= tolerance * np.abs(derivative))):
         return None
     return np.where(finite, derivative, np.nan)

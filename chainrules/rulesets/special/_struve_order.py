@@ -33,7 +33,8 @@ differentiated in ``v``, by Gauss-Legendre where the weight exceeds ``e^-50``.
 
 differentiated in ``v`` (``dI_v/dv`` as for ``iv``), the integral (with ``log(1 - t^2)``,
 singular at ``t = 1``) by the tanh-sinh rule (Takahasi and Mori 1974), which converges
-geometrically for endpoint singularities of this kind.
+geometrically for endpoint singularities of this kind (for ``x > 50``, where the integrand
+is negligible before ``t = 1``, by Gauss-Legendre on ``[0, 50/x]``).
 
 Where none is accurate (for ``L`` with ``v <= -1/2`` at large ``x``) the caller gets NaN
 flagged as not available and the rule returns ``not_implemented``.
@@ -158,17 +159,34 @@ _TS_TAU = np.arange(-3.2, 3.2 + 1e-9, 0.08)
 
 
 def _tanh_sinh_l(v: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(B, dB/dv)`` with ``B = int_0^1 exp(-x t) (1 - t^2)^(v - 1/2) dt`` (``v > -1/2``), by tanh-sinh."""
-    tau = _TS_TAU[:, None]
-    u = np.pi / 2 * np.sinh(tau)
-    t = 1 / (1 + np.exp(-2 * u))
-    one_minus = 1 / (1 + np.exp(2 * u))  # 1 - t, without cancellation
-    weight = 0.08 * np.pi / 2 * np.cosh(tau) / (2 * np.cosh(u) ** 2)
-    log_w = np.log(one_minus) + np.log1p(t)  # log(1 - t^2)
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-        e = np.exp(-x * t + (v - 0.5) * log_w) * weight
-        e = np.where(np.isfinite(e), e, 0.0)
-    return np.sum(e, 0), np.sum(e * log_w, 0)
+    """``(B, dB/dv)`` with ``B = int_0^1 exp(-x t) (1 - t^2)^(v - 1/2) dt`` (``v > -1/2``).
+
+    By tanh-sinh for ``x <= 50`` (the singularity at ``t = 1`` matters); beyond, the integrand
+    is below ``e^-50`` of its start past ``t = 50/x < 1``, and Gauss-Legendre on ``[0, 50/x]``
+    resolves the scale ``1/x`` of ``exp(-x t)`` that the tanh-sinh nodes would not.
+    """
+    b, db = np.empty_like(x), np.empty_like(x)
+    near = x <= 50
+    if near.any():
+        tau = _TS_TAU[:, None]
+        u = np.pi / 2 * np.sinh(tau)
+        t = 1 / (1 + np.exp(-2 * u))
+        one_minus = 1 / (1 + np.exp(2 * u))  # 1 - t, without cancellation
+        weight = 0.08 * np.pi / 2 * np.cosh(tau) / (2 * np.cosh(u) ** 2)
+        log_w = np.log(one_minus) + np.log1p(t)  # log(1 - t^2)
+        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+            e = np.exp(-x[near] * t + (v[near] - 0.5) * log_w) * weight
+            e = np.where(np.isfinite(e), e, 0.0)
+        b[near], db[near] = np.sum(e, 0), np.sum(e * log_w, 0)
+    far = ~near
+    if far.any():
+        t, w = np.polynomial.legendre.leggauss(64)
+        end = 50 / x[far]
+        t = end * (t[:, None] + 1) / 2
+        log_w = np.log1p(-t * t)
+        e = np.exp(-x[far] * t + (v[far] - 0.5) * log_w) * (end * w[:, None] / 2)
+        b[far], db[far] = np.sum(e, 0), np.sum(e * log_w, 0)
+    return b, db
 
 
 def _prefactor(v: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

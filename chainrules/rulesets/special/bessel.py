@@ -70,7 +70,7 @@ __all__ = ["order_derivative"]
 
 # ---- the order ------------------------------------------------------------------------------------------
 def _real_jv(v: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return jy_order(v, x)[0]
+    return jy_order(v, x, need_y=False)[0]
 
 
 def _real_yv(v: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -114,6 +114,18 @@ REAL_ORDER_DERIVATIVES: dict[Any, Callable[[np.ndarray, np.ndarray], np.ndarray]
 ``ive = I e^-|x|``, ``kve = K e^x``, ``hankel1e = H1 e^-ix``)."""
 
 
+ORDER_ZERO: dict[Any, Callable[[np.ndarray], np.ndarray]] = {
+    sc.jv: lambda z: np.pi / 2 * sc.yv(0, z), sc.yv: lambda z: -np.pi / 2 * sc.jv(0, z),
+    sc.iv: lambda z: -sc.kv(0, z), sc.kv: lambda z: np.zeros_like(z),
+    sc.jve: lambda z: np.pi / 2 * sc.yve(0, z), sc.yve: lambda z: -np.pi / 2 * sc.jve(0, z),
+    sc.ive: lambda z: -sc.kve(0, z) * np.exp(-z - np.abs(np.real(z))), sc.kve: lambda z: np.zeros_like(z),
+    sc.hankel1: lambda z: -0.5j * np.pi * sc.hankel1(0, z), sc.hankel2: lambda z: 0.5j * np.pi * sc.hankel2(0, z),
+    sc.hankel1e: lambda z: -0.5j * np.pi * sc.hankel1e(0, z), sc.hankel2e: lambda z: 0.5j * np.pi * sc.hankel2e(0, z),
+}
+"""``dF_v(z)/dv`` at ``v = 0`` for complex ``z`` (DLMF 10.15.5: ``(pi/2) Y_0``, ``-(pi/2) J_0``, so
+``-+(i pi/2) H_0`` for the Hankel functions; 10.38.4: ``-K_0``; ``K_v`` is even in ``v``)."""
+
+
 def order_derivative(f: Any, v: Any, z: Any) -> Any:
     """``dF_v(z)/dv`` of one of the functions of this module (broadcast), or ``not_implemented``.
 
@@ -139,6 +151,10 @@ def order_derivative(f: Any, v: Any, z: Any) -> Any:
     axis = (z.imag == 0) & (z.real >= 0)
     if axis.any():
         out[axis] = real(v[axis], z.real[axis])
+    at_zero = ~axis & (v == 0) & (f in ORDER_ZERO)
+    if at_zero.any():  # DLMF 10.15.5, 10.38.4: closed forms at order 0, for every z
+        out[at_zero] = ORDER_ZERO[f](z[at_zero])
+        axis = axis | at_zero
     if (~axis).any():
         d = complex_order_derivative(f, v[~axis], z[~axis])
         if d is None:

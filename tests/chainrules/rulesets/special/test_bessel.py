@@ -207,3 +207,19 @@ def test_not_implemented_where_richardson_is_not_accurate(monkeypatch):
 
 def test_optional_keywords_pass_through():
     test_rrule(sc.jv, 1.5, 2.0, fkwargs={"dtype": np.float64})
+
+
+@pytest.mark.parametrize("f, name", [(sc.jv, "J"), (sc.yv, "Y"), (sc.iv, "I"), (sc.kv, "K")])
+def test_complex_argument_at_order_zero_uses_the_closed_forms(f, name):
+    # DLMF 10.15.5, 10.38.4: at v = 0 the derivative can be far below the function (dI/dv = -K_0 against
+    # I_0 ~ e^20 at z = 20 + 3i), where differences in v resolve nothing
+    z = np.array([20.0 + 3.0j, 0.5 - 0.5j])
+    ours = bessel.order_derivative(f, np.zeros(2), z)
+    for d, zi in zip(ours, z):
+        expected = _mp_order_derivative(name, 0.0, zi)
+        assert abs(d - expected) <= 1e-12 * max(abs(expected), 1e-300) or expected == 0 == d
+
+
+def test_complex_argument_not_implemented_where_differences_cannot_resolve():
+    # dI/dv at v = 1e-3, z = 20 + 3i is about -K_0(z), e^-40 of I(z): not resolvable, so not a number
+    assert isinstance(bessel.order_derivative(sc.iv, 1e-3, 20.0 + 3.0j), NotImplementedTangent)
