@@ -67,17 +67,27 @@ def test_complex_argument_order_derivative_matches_mpmath(f, name):
         assert abs(ours - expected) <= 1e-9 * abs(expected), (v, z, ours, expected)
 
 
-@pytest.mark.parametrize("f, scale", [(sc.jve, lambda x: 1.0), (sc.ive, lambda x: np.exp(-x)),
-                                      (sc.kve, lambda x: np.exp(x)), (sc.hankel1e, lambda x: np.exp(-1j * x))])
-def test_scaled_order_derivative_is_the_scaled_derivative(f, scale):
-    v, x = np.array([0.3, 2.5, -1.3, 6.0]), np.array([0.5, 3.0, 30.0, 2.0])
-    base = {sc.jve: "J", sc.ive: "I", sc.kve: "K", sc.hankel1e: "H"}[f]
-    for vi, xi, d in zip(v, x, bessel.order_derivative(f, v, x + 0j if f is sc.hankel1e else x)):
-        if base == "H":
-            expected = _mp_order_derivative("J", vi, xi) + 1j * _mp_order_derivative("Y", vi, xi)
-        else:
-            expected = _mp_order_derivative(base, vi, xi)
-        assert abs(d - scale(xi) * expected) <= 1e-10 * abs(scale(xi) * expected)
+SCALED = {  # function: (how to build it from J, Y, I, K in mpmath, the scale factor)
+    sc.jve: (lambda d: d["J"], lambda z: np.exp(-abs(np.imag(z)))),
+    sc.yve: (lambda d: d["Y"], lambda z: np.exp(-abs(np.imag(z)))),
+    sc.ive: (lambda d: d["I"], lambda z: np.exp(-abs(np.real(z)))),
+    sc.kve: (lambda d: d["K"], lambda z: np.exp(z)),
+    sc.hankel1: (lambda d: d["J"] + 1j * d["Y"], lambda z: 1.0),
+    sc.hankel2: (lambda d: d["J"] - 1j * d["Y"], lambda z: 1.0),
+    sc.hankel1e: (lambda d: d["J"] + 1j * d["Y"], lambda z: np.exp(-1j * z)),
+    sc.hankel2e: (lambda d: d["J"] - 1j * d["Y"], lambda z: np.exp(1j * z)),
+}
+
+
+@pytest.mark.parametrize("f", list(SCALED), ids=lambda f: f.__name__)
+def test_scaled_and_hankel_order_derivatives_match_mpmath(f):
+    build, scale = SCALED[f]
+    v = np.array([0.3, 2.5, -1.3, 6.0, 1.5])
+    z = np.array([0.5, 3.0, 30.0, 2.0, 1.2 + 0.7j])  # the last one complex (Richardson)
+    for vi, zi, d in zip(v, z, bessel.order_derivative(f, v, z)):
+        parts = {name: _mp_order_derivative(name, vi, zi) for name in "JYIK"}
+        expected = scale(zi) * build(parts)
+        assert abs(d - expected) <= 1e-10 * abs(expected), (f.__name__, vi, zi, d, expected)
 
 
 def test_order_derivative_closed_forms():
