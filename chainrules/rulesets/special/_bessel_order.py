@@ -129,15 +129,23 @@ def _by_size(sizes: np.ndarray, compute: Callable[[np.ndarray, int], None]) -> N
 
 
 def _cut(energy: Callable[[np.ndarray], np.ndarray], inside: np.ndarray, outside: np.ndarray,
-         steps: int = 14) -> np.ndarray:
-    """Bisect for ``energy(t) = -_LEVEL`` between ``inside`` (above) and ``outside`` (below); the outer end."""
-    a, b = inside.copy(), outside.copy()
+         steps: int = 20) -> np.ndarray:
+    """The point between ``inside`` (``energy > -_LEVEL``) and ``outside`` where ``energy`` falls to ``-_LEVEL``.
+
+    Bisection on the logarithm of the distance from ``inside`` (down to ``2^-60`` of the
+    bracket), so that a crossing many orders of magnitude closer than the bracket's length
+    (``sqrt(100/x)`` for ``x = 1e12``) is found to a few parts in ``1e4`` of its distance in
+    ``steps`` steps. Returns the outer end of the final bracket (where ``energy <= -_LEVEL``).
+    """
+    span = outside - inside
+    lo = np.full_like(span, -60.0)
+    hi = np.zeros_like(span)
     for _ in range(steps):
-        mid = (a + b) / 2
-        above = energy(mid) > -_LEVEL
-        a = np.where(above, mid, a)
-        b = np.where(above, b, mid)
-    return b
+        mid = (lo + hi) / 2
+        above = energy(inside + span * np.exp2(mid)) > -_LEVEL
+        lo = np.where(above, mid, lo)
+        hi = np.where(above, hi, mid)
+    return inside + span * np.exp2(hi)
 
 
 def _reach(energy: Callable[[np.ndarray], np.ndarray], start: np.ndarray, direction: float,
