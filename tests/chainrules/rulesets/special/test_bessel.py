@@ -233,3 +233,13 @@ def test_complex_argument_at_order_zero_uses_the_closed_forms(f, name):
 def test_complex_argument_not_implemented_where_differences_cannot_resolve():
     # dI/dv at v = 1e-3, z = 20 + 3i is about -K_0(z), e^-40 of I(z): not resolvable, so not a number
     assert isinstance(bessel.order_derivative(sc.iv, 1e-3, 20.0 + 3.0j), NotImplementedTangent)
+
+
+def test_order_derivative_at_extreme_arguments():
+    # the integrands' widths shrink to sqrt(100/x): their cut-off points must follow (x = 1e12)
+    cases = [("K", 2.5, 1e12, k_order(2.5, 1e12), 1e12), ("I", 0.5, 1e8, i_order(0.5, 1e8), -1e8),
+             ("J", 0.5, 1e6, jy_order(0.5, 1e6)[0], 0.0), ("K", 0.3, 1e-30, k_order(0.3, 1e-30), 0.0)]
+    for name, v, x, ours, log_scale in cases:
+        with mp.workdps(60):
+            expected = mp.diff(lambda s, name=name, x=x: MP_FUNCTIONS[name](s, x), v) * mp.exp(log_scale)
+        assert abs(float(ours) - float(expected)) <= 1e-12 * abs(float(expected)), (name, v, x)
