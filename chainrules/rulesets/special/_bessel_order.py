@@ -8,7 +8,7 @@ element by the regime ``(nu, x)`` lies in. Every method was checked against mpma
 digits beyond the ratio of the function to its derivative) on a grid of ``1e-8 <= x <=
 1e4`` and ``|v| <= 600`` (``benchmarks/bessel_order_accuracy.py``): relative error below
 ``3e-13`` for every method up to ``x = 300``, and ``5e-11`` for Schlaefli's integrals at
-``x = 1e4`` (thousands of nodes); for ``J`` and ``Y`` near the zeros of their derivatives
+``x = 1500`` and ``1e4`` (thousands of nodes); for ``J`` and ``Y`` near the zeros of their derivatives
 relative to the modulus ``|dH/dnu|`` of the Hankel function's derivative. The tests check
 ``1e-10`` on a small grid.
 
@@ -30,7 +30,7 @@ order is at most ``x + x^(1/3)`` (where ``J`` is not exponentially small)::
     Y_nu(x) = (1/pi) int_0^pi sin(x sin t - nu t) dt
               - (1/pi) int_0^inf (exp(nu s) + cos(nu pi) exp(-nu s)) exp(-x sinh s) ds
 
-The finite integrals are oscillatory (``0.8 (x + nu) + 40`` Gauss-Legendre nodes or more, so
+The finite integrals are oscillatory (``0.7 (x + nu) + 32`` Gauss-Legendre nodes or more, so
 the cost grows with ``x``); the infinite ones have positive integrands, integrated by
 Gauss-Legendre on the interval where they exceed ``e^-50`` of their maximum.
 
@@ -116,9 +116,10 @@ def _gauss(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _GAUSS[n]
 
 
-def _bucket(n: np.ndarray) -> np.ndarray:
-    """Round node counts up to a power of two (at least 64), so that few distinct sizes occur."""
-    return np.maximum(64, 2 ** np.ceil(np.log2(np.maximum(n, 1)))).astype(int)
+def _bucket(n: np.ndarray, least: int = 64) -> np.ndarray:
+    """Round node counts up to a multiple of 16 up to 256, to a power of two beyond (few distinct sizes)."""
+    n = np.maximum(np.asarray(n, dtype=np.float64), least)
+    return np.where(n <= 256, 16 * np.ceil(n / 16), 2 ** np.ceil(np.log2(n))).astype(int)
 
 
 def _by_size(sizes: np.ndarray, compute: Callable[[np.ndarray, int], None]) -> None:
@@ -243,12 +244,12 @@ def _k_trapezoid(nu: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         derivative[index] = -step * np.sum(e * t * np.expm1(-2 * v * t), axis=0) / 2 * np.exp(pk)
 
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        _by_size(_bucket(count), compute)
+        _by_size(_bucket(count, least=16), compute)
     return value, derivative
 
 
 # ---- I: DLMF 10.32.4 and the steepest-descent path --------------------------------------------------
-def _i_schlaefli(nu: np.ndarray, x: np.ndarray, n: int = 64) -> np.ndarray:
+def _i_schlaefli(nu: np.ndarray, x: np.ndarray, n: int = 40) -> np.ndarray:
     """``e^-x dI_nu/dnu`` by DLMF 10.32.4 differentiated (``x > 2``, ``nu <= max(1, 2 sqrt(x))``)."""
     top = 2 * np.arcsin(np.sqrt(np.minimum(1.0, _LEVEL / (2 * x))))
     zero = np.zeros_like(x)
@@ -294,6 +295,9 @@ def _i_path(nu: np.ndarray, x: np.ndarray, n: int = 64) -> np.ndarray:
 
 
 # ---- J and Y ---------------------------------------------------------------------------------------------
+_THETA_SLOPE, _THETA_BASE = 0.7, 32
+"""Gauss-Legendre nodes for Schlaefli's oscillating integrals: ``0.7 (x + nu) + 32`` (or more, at least 48)."""
+
 _SINES: dict[int, np.ndarray] = {}
 
 
@@ -321,7 +325,7 @@ def _jy_schlaefli(nu: np.ndarray, x: np.ndarray, need_y: bool = True) -> tuple[n
         int_c[index], int_s[index] = np.sum(wt * c, 0), np.sum(wt * s, 0)
         int_ts[index], int_tc[index] = np.sum((wt * theta) * s, 0), np.sum((wt * theta) * c, 0)
 
-    _by_size(_bucket(0.8 * (x + nu) + 40), oscillating)
+    _by_size(_bucket(_THETA_SLOPE * (x + nu) + _THETA_BASE, least=48), oscillating)
 
     # int_0^inf exp(+-nu s - x sinh s) {1, s} ds: positive; exp(+nu s - x sinh s) peaks at cosh s = nu/x;
     # exp(-nu s - x sinh s) is below e^-50 where x sinh s or nu s exceeds 50
@@ -351,7 +355,7 @@ def _jy_schlaefli(nu: np.ndarray, x: np.ndarray, need_y: bool = True) -> tuple[n
         a_minus[index], b_minus[index] = np.sum(em, 0), np.sum(em * sm, 0)
 
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        _by_size(_bucket(np.ceil(2 * spans)), tails)
+        _by_size(_bucket(np.ceil(3 * spans), least=48), tails)
         sin_p, cos_p = np.sin(np.pi * nu), np.cos(np.pi * nu)
         j = int_c / np.pi - sin_p / np.pi * a_minus
         dj = int_ts / np.pi - cos_p * a_minus + sin_p / np.pi * b_minus

@@ -26,8 +26,8 @@ by the methods of :mod:`chainrules.rulesets.special._bessel_order`: the ascendin
 10.9.17-19), the integral ``dK_v/dv = int_0^inf t sinh(vt) exp(-x cosh t) dt`` (DLMF
 10.32.9), Hankel's expansion (DLMF 10.17.3-4), each where it does not cancel, and the
 reflection formulas for ``v < 0`` (DLMF 10.4.7-8, 10.27.2-3). Measured against mpmath:
-relative error below ``3e-13`` for ``1e-8 <= x <= 300``, ``|v| <= 600``, and ``5e-11`` up to
-``x = 1e4`` (relative to ``|dH_v/dv|`` near the zeros of ``dJ_v/dv`` and ``dY_v/dv``). Its
+relative error below ``3e-13`` for ``1e-8 <= x <= 300``, ``|v| <= 600``, and ``5e-11`` at
+``x = 1500`` and ``1e4`` (relative to ``|dH_v/dv|`` near the zeros of ``dJ_v/dv`` and ``dY_v/dv``). Its
 cost is 4 to 10 times the primal's at ``n = 10^4`` (``benchmarks/test_special_bessel.py``).
 For complex ``z`` off the non-negative real axis it is a Richardson-extrapolated central
 difference of SciPy's function in ``v``, accepted where the error estimate is below
