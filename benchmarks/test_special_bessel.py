@@ -168,3 +168,37 @@ def test_jax_argument(benchmark: Any, case: Case) -> None:
         return vjp(dy)[0].block_until_ready()
 
     _time(benchmark, lambda: None, backward)
+
+
+def interleaved_table(repeats: int = 7) -> str:
+    """Primal, argument-cotangent and order-cotangent times, each the minimum of ``repeats`` interleaved runs.
+
+    On a shared machine the medians of pytest-benchmark drift between groups run minutes
+    apart; interleaving the three calls and keeping each one's fastest run gives steadier
+    ratios. Run: ``python benchmarks/test_special_bessel.py``.
+    """
+    import time
+
+    lines = [f"{'case':12} {'primal ms':>10} {'x ms':>8} {'order ms':>9} {'x/primal':>9} {'order/primal':>13} "
+             f"{'order us/point':>15}"]
+    for case in CASES:
+        if case.order_index is None:
+            continue
+        primal, argument, order = [], [], []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            case.f(*case.args, **case.kwargs)
+            primal.append(time.perf_counter() - start)
+            for index, times in ((case.x_index, argument), (case.order_index, order)):
+                cotangents = rrule(case.f, *case.args, **case.kwargs)[1](case.dy)
+                start = time.perf_counter()
+                unthunk(cotangents[1 + index])
+                times.append(time.perf_counter() - start)
+        p, a, o = min(primal), min(argument), min(order)
+        lines.append(f"{case.name:12} {p * 1e3:10.1f} {a * 1e3:8.1f} {o * 1e3:9.1f} {a / p:9.2f} {o / p:13.2f} "
+                     f"{o / N * 1e6:15.2f}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(interleaved_table())
