@@ -40,9 +40,9 @@ MP = {sc.jvp: mp.besselj, sc.yvp: mp.bessely, sc.ivp: mp.besseli, sc.kvp: mp.bes
 @pytest.mark.parametrize("f", list(MP), ids=lambda f: f.__name__)
 def test_order_derivative_matches_mpmath(f):
     # d/dv of the n-th z-derivative, both taken by mpmath at 30 digits
-    for v, x, n in [(0.5, 1.5, 1), (-1.7, 30.0, 2)]:
+    for v, x, n in [(0.3, 1.5, 1), (-1.7, 6.0, 2)]:
         with mp.workdps(40):
-            expected = mp.diff(lambda s, x=x, n=n: mp.diff(lambda t, s=s: MP[f](s, t), x, n), v)
+            expected = mp.diff(lambda s, t: MP[f](s, t), (v, x), (1, n))  # d/dv d^n/dx^n
         z = x + 0j if f in (sc.h1vp, sc.h2vp) else x
         _, pullback = rrule(f, v, z, n)
         # the cotangent of v pulls back conj(dF/dv) dy: dy = 1 gives Re(dF/dv), dy = i gives Im(dF/dv)
