@@ -878,6 +878,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.incomplete_gamma': [
+        'scipy.special:gammainc',
+        'scipy.special:gammaincc',
+        'scipy.special:gammainccinv',
+        'scipy.special:gammaincinv',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',
