@@ -878,6 +878,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.incomplete_beta': [
+        'scipy.special:betainc',
+        'scipy.special:betaincc',
+        'scipy.special:betainccinv',
+        'scipy.special:betaincinv',
+    ],
     'chainrules.rulesets.special.incomplete_gamma': [
         'scipy.special:gammainc',
         'scipy.special:gammaincc',

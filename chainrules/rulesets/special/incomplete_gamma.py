@@ -22,7 +22,7 @@ through the same expansions that compute the function:
   ``dP/da = e^L sum_n c_n (log x - psi(a + n + 1))`` (the log-derivative of
   ``x^(a+n) / Gamma(a+n+1)``); ``log x - psi(a + n + 1)`` is built by the recurrence
   ``psi(t + 1) = psi(t) + 1/t`` from ``log x - psi(a + 1)``, computed without cancellation
-  for large ``a`` (:func:`~chainrules.rulesets.special._psi.log_minus_psi`). The terms
+  for large ``a`` (:func:`~chainrules.rulesets.special._gamma_tools.log_minus_psi`). The terms
   decrease from the first (``x/(a+n) < 1``) and the sum stops when both the term and its
   derivative are below ``2^-53`` of the partial sums.
 * ``x >= a + 1``: Legendre's continued fraction DLMF 8.9.2,
@@ -80,7 +80,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from chainrules.rulesets.special._psi import log_minus_psi, stirling_correction
+from chainrules.rulesets.special._gamma_tools import log1pmx, log_minus_psi, stirling_correction
 from chainrules_core import Sample, not_implemented, sample_inputs, scalar_rule
 from chainrules_core.tangents.not_implemented import NotImplementedTangent
 
@@ -102,22 +102,6 @@ def _as_float64(*args: Any) -> list[np.ndarray]:
     return [np.array(v, dtype=np.float64) for v in np.broadcast_arrays(*[np.asarray(a) for a in args])]
 
 
-def _log1pmx(d: np.ndarray) -> np.ndarray:
-    """``log(1 + d) - d``, accurate for small ``d`` (the atanh series of ``log1p``)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.asarray(np.log1p(d) - d)
-    small = np.abs(d) < 0.3
-    if np.any(small):
-        ds = d[small]
-        s = ds / (2 + ds)  # log1p(d) = 2 atanh(s) = 2 (s + s^3/3 + ...), and 2s - d = -d s
-        s2 = s * s
-        total = np.zeros_like(s)
-        for k in range(12, 0, -1):
-            total = (total + 1.0 / (2 * k + 1)) * s2
-        out[small] = -ds * s + 2 * s * total
-    return out
-
-
 def _log_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     """``L = log(x^a e^-x / Gamma(a))`` (float64 arrays of one shape), accurate for large ``a``."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -125,7 +109,7 @@ def _log_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         large = (a >= 10) & (x > 0) & np.isfinite(x)
         if np.any(large):
             al, xl = a[large], x[large]
-            out[large] = al * _log1pmx((xl - al) / al) + 0.5 * np.log(al / (2 * np.pi)) - stirling_correction(al)
+            out[large] = al * log1pmx((xl - al) / al) + 0.5 * np.log(al / (2 * np.pi)) - stirling_correction(al)
     return out
 
 

@@ -1,16 +1,16 @@
-"""Accurate differences of the digamma function and its relatives, shared by the gamma-family rules.
+"""Accurate pieces of the gamma-family derivatives: digamma differences, Stirling's series, ``log1p(d) - d``.
 
 The partial derivatives of ``beta``, ``betaln``, ``poch``, ``binom`` and of the
 incomplete gamma and beta functions in their shape parameters contain differences
-``psi(c) - psi(a)`` and ``log(x) - psi(a)``. Written as a plain subtraction these lose
-every digit when ``a`` and ``c`` are large and close (``psi(1e10 + 1) - psi(1e10)`` is
+``psi(a + d) - psi(a)`` and ``log(x) - psi(a)``. Written as a plain subtraction these lose
+every digit when ``a`` is large and ``d`` small (``psi(1e10 + 1) - psi(1e10)`` is
 ``1e-10``, computed from two numbers near 23: relative error 1e-5). The functions here
 keep full relative accuracy:
 
-* ``psi(c) - psi(a)`` for ``a, c >= 10``: ``log(c / a) + R(c) - R(a)``, where
+* ``psi(a + d) - psi(a)`` for ``a, a + d >= 10``: ``log1p(d / a) + R(a + d) - R(a)``, where
   ``R(t) = psi(t) - log(t) = -1/(2t) - sum_k B_2k / (2k t^2k)`` is the asymptotic series
   (DLMF 5.11.2) summed to ``t^-14``, below 1e-17 relatively from ``t = 10``;
-* for ``|c - a| <= 1e-4 |a|``: the Taylor series ``sum_k psi^(k)(a) (c - a)^k / k!`` to
+* for ``|d| <= 1e-4 |a|``: the Taylor series ``sum_k psi^(k)(a) d^k / k!`` to
   ``k = 4`` (truncation below ``(1e-4)^5``, DLMF 5.15);
 * elsewhere the subtraction, which is then well conditioned.
 
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-__all__ = ["log_minus_psi", "psi_difference", "rgamma_derivative", "stirling_correction", "trigamma"]
+__all__ = ["log1pmx", "log_minus_psi", "psi_increment", "rgamma_derivative", "stirling_correction", "trigamma"]
 
 # B_2k / (2k) for k = 1..7 (Bernoulli numbers B_2 .. B_14): R(t) = -1/(2t) - sum_k (B_2k/2k) t^-2k.
 _PSI_ASYMPTOTIC = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12)
@@ -51,23 +51,28 @@ def _log_ratio(c: np.ndarray, a: np.ndarray) -> np.ndarray:
         return np.where(np.abs(d) < 0.5, np.log1p(d), np.log(c) - np.log(a))
 
 
-def psi_difference(c: Any, a: Any) -> np.ndarray:
-    """``psi(c) - psi(a)`` with full relative accuracy, also for large, close ``a`` and ``c``.
+def psi_increment(a: Any, delta: Any) -> np.ndarray:
+    """``psi(a + delta) - psi(a)`` with full relative accuracy, for large ``a`` and for small ``delta`` too.
+
+    The increment is an argument of its own, so ``psi(a + b) - psi(b)`` with ``a << b``
+    does not inherit the rounding of ``a + b`` (which alone costs ``ulp(b) / a``).
 
     Examples
     --------
-    >>> from chainrules.rulesets.special._psi import psi_difference
-    >>> float(psi_difference(1e10 + 1, 1e10))  # 1/1e10 - 1/(2e20) + ...
+    >>> from chainrules.rulesets.special._gamma_tools import psi_increment
+    >>> float(psi_increment(1e10, 1.0))  # 1/1e10 - 1/(2e20) + ...
     1e-10
     """
-    c, a = np.broadcast_arrays(np.asarray(c, dtype=np.float64), np.asarray(a, dtype=np.float64))
+    a, delta = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(delta, dtype=np.float64))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        c = a + delta
         out = np.asarray(sc.psi(c) - sc.psi(a), dtype=np.float64)
-        delta = c - a
-        large = (a >= _ASYMPTOTIC_FROM) & (c >= _ASYMPTOTIC_FROM)
+        large = (a >= _ASYMPTOTIC_FROM) & (c >= _ASYMPTOTIC_FROM) & np.isfinite(c)
         if np.any(large):
-            al, cl = a[large], c[large]
-            out[large] = _log_ratio(cl, al) + (_psi_minus_log(cl) - _psi_minus_log(al))
+            al, dl = a[large], delta[large]
+            ratio = dl / al
+            log_ratio = np.where(np.abs(ratio) < 0.5, np.log1p(ratio), np.log(al + dl) - np.log(al))
+            out[large] = log_ratio + (_psi_minus_log(al + dl) - _psi_minus_log(al))
         close = ~large & (np.abs(delta) <= 1e-4 * np.abs(a)) & np.isfinite(a) & (delta != 0)
         if np.any(close):
             ac, dc = a[close], delta[close]
@@ -88,7 +93,7 @@ def log_minus_psi(x: Any, a: Any) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np, scipy.special as sc
-    >>> from chainrules.rulesets.special._psi import log_minus_psi
+    >>> from chainrules.rulesets.special._gamma_tools import log_minus_psi
     >>> bool(np.isclose(log_minus_psi(2.0, 3.0), np.log(2.0) - sc.psi(3.0), rtol=1e-14))
     True
     """
@@ -98,6 +103,22 @@ def log_minus_psi(x: Any, a: Any) -> np.ndarray:
         large = (a >= _ASYMPTOTIC_FROM) & (x > 0) & np.isfinite(x)
         if np.any(large):
             out[large] = _log_ratio(x[large], a[large]) - _psi_minus_log(a[large])
+    return out
+
+
+def log1pmx(d: np.ndarray) -> np.ndarray:
+    """``log(1 + d) - d`` for a float64 array, accurate for small ``d`` (the atanh series of ``log1p``)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.asarray(np.log1p(d) - d)
+    small = np.abs(d) < 0.3
+    if np.any(small):
+        ds = d[small]
+        s = ds / (2 + ds)  # log1p(d) = 2 atanh(s) = 2 (s + s^3/3 + ...), and 2s - d = -d s
+        s2 = s * s
+        total = np.zeros_like(s)
+        for k in range(12, 0, -1):
+            total = (total + 1.0 / (2 * k + 1)) * s2
+        out[small] = -ds * s + 2 * s * total
     return out
 
 
@@ -146,7 +167,7 @@ def trigamma(z: Any) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.rulesets.special._psi import trigamma
+    >>> from chainrules.rulesets.special._gamma_tools import trigamma
     >>> bool(np.isclose(trigamma(1.0), np.pi ** 2 / 6)), bool(np.isclose(trigamma(1 + 0j), np.pi ** 2 / 6))
     (True, True)
     """
@@ -163,7 +184,7 @@ def rgamma_derivative(z: Any, r: Any = None) -> Any:
 
     Examples
     --------
-    >>> from chainrules.rulesets.special._psi import rgamma_derivative
+    >>> from chainrules.rulesets.special._gamma_tools import rgamma_derivative
     >>> float(rgamma_derivative(1.0)), float(rgamma_derivative(0.0)), float(rgamma_derivative(-3.0))
     (0.5772156649015329, 1.0, -6.0)
     """
