@@ -878,6 +878,16 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.combinatorics': [
+        'scipy.special:bernoulli',
+        'scipy.special:comb',
+        'scipy.special:euler',
+        'scipy.special:factorial',
+        'scipy.special:factorial2',
+        'scipy.special:factorialk',
+        'scipy.special:perm',
+        'scipy.special:stirling2',
+    ],
     'chainrules.rulesets.special.gamma': [
         'scipy.special:beta',
         'scipy.special:betaln',
