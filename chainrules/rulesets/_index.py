@@ -878,6 +878,15 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.agm': [
+        'scipy.special:agm',
+    ],
+    'chainrules.rulesets.special.boxcox': [
+        'scipy.special:boxcox',
+        'scipy.special:boxcox1p',
+        'scipy.special:inv_boxcox',
+        'scipy.special:inv_boxcox1p',
+    ],
     'chainrules.rulesets.special.combinatorics': [
         'scipy.special:bernoulli',
         'scipy.special:comb',
@@ -902,6 +911,15 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:owens_t',
         'scipy.special:voigt_profile',
         'scipy.special:wofz',
+    ],
+    'chainrules.rulesets.special.exponential': [
+        'scipy.special:cbrt',
+        'scipy.special:exp10',
+        'scipy.special:exp2',
+        'scipy.special:expm1',
+        'scipy.special:exprel',
+        'scipy.special:log1p',
+        'scipy.special:powm1',
     ],
     'chainrules.rulesets.special.gamma': [
         'scipy.special:beta',
@@ -929,11 +947,41 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:gammainccinv',
         'scipy.special:gammaincinv',
     ],
+    'chainrules.rulesets.special.information': [
+        'scipy.special:entr',
+        'scipy.special:huber',
+        'scipy.special:kl_div',
+        'scipy.special:pseudo_huber',
+        'scipy.special:rel_entr',
+        'scipy.special:xlog1py',
+        'scipy.special:xlogy',
+    ],
+    'chainrules.rulesets.special.logistic': [
+        'scipy.special:expit',
+        'scipy.special:log_expit',
+        'scipy.special:logit',
+        'scipy.special:softplus',
+    ],
+    'chainrules.rulesets.special.logsumexp': [
+        'scipy.special:log_softmax',
+        'scipy.special:logsumexp',
+        'scipy.special:softmax',
+    ],
     'chainrules.rulesets.special.normal': [
         'scipy.special:log_ndtr',
         'scipy.special:ndtr',
         'scipy.special:ndtri',
         'scipy.special:ndtri_exp',
+    ],
+    'chainrules.rulesets.special.trigonometric': [
+        'scipy.special:cosdg',
+        'scipy.special:cosm1',
+        'scipy.special:cotdg',
+        'scipy.special:diric',
+        'scipy.special:radian',
+        'scipy.special:round',
+        'scipy.special:sindg',
+        'scipy.special:tandg',
     ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',

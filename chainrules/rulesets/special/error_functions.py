@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from chainrules.rulesets.special._precision import upcast
 from chainrules_core import Sample, not_implemented, sample_inputs, scalar_rule
 
 __all__ = ["wofz_derivative"]
@@ -67,10 +68,6 @@ _TERMS = 15
 # (2n+1) (2n-1)!! / 2^n, n = 0..14: the coefficients of the derivative of the series DLMF 7.12.1
 _COEFFICIENTS = tuple((2 * n + 1) * math.prod(range(1, 2 * n, 2)) / 2.0 ** n for n in range(_TERMS))
 
-
-def _upcast(x: Any) -> np.ndarray:
-    x = np.asarray(x)
-    return x.astype(np.result_type(x.dtype, np.float64), copy=False)
 
 
 def _series_sum(u: np.ndarray) -> np.ndarray:
@@ -107,32 +104,32 @@ def wofz_derivative(z: Any, w: Any = None) -> np.ndarray:
 
 
 def _erf(z: Any) -> Any:
-    z = _upcast(z)
+    z = upcast(z)
     return _TWO_OVER_SQRT_PI * np.exp(-z * z)
 
 
 def _erfc(z: Any) -> Any:
-    z = _upcast(z)
+    z = upcast(z)
     return -_TWO_OVER_SQRT_PI * np.exp(-z * z)
 
 
 def _erfi(z: Any) -> Any:
-    z = _upcast(z)
+    z = upcast(z)
     return _TWO_OVER_SQRT_PI * np.exp(z * z)
 
 
 def _erfinv(x: Any, y: Any) -> Any:
-    y = _upcast(y)
+    y = upcast(y)
     return _SQRT_PI / 2 * np.exp(y * y)
 
 
 def _erfcinv(x: Any, y: Any) -> Any:
-    y = _upcast(y)
+    y = upcast(y)
     return -_SQRT_PI / 2 * np.exp(y * y)
 
 
 def _erfcx(z: Any, y: Any) -> Any:
-    z, y = _upcast(z), _upcast(y)
+    z, y = upcast(z), upcast(y)
     out = np.asarray(2 * z * y - _TWO_OVER_SQRT_PI)
     far = np.real(z) >= _ASYMPTOTIC_FROM
     if np.any(far):
@@ -146,7 +143,7 @@ def _erfcx(z: Any, y: Any) -> Any:
 
 
 def _dawsn(z: Any, y: Any) -> Any:
-    z, y = _upcast(z), _upcast(y)
+    z, y = upcast(z), upcast(y)
     out = np.asarray(1 - 2 * z * y)
     far = np.abs(z) >= _ASYMPTOTIC_FROM
     if np.any(far):
@@ -176,12 +173,12 @@ scalar_rule(sc.wofz, _wofz)
 
 # ---- Fresnel integrals -------------------------------------------------------------------------------------
 def _fresnel_s(z: Any) -> Any:
-    z = _upcast(z)
+    z = upcast(z)
     return np.sin(np.pi / 2 * z * z)
 
 
 def _fresnel_c(z: Any) -> Any:
-    z = _upcast(z)
+    z = upcast(z)
     return np.cos(np.pi / 2 * z * z)
 
 
@@ -199,7 +196,7 @@ def _modfresnel_partial(sign: float, which: int) -> Any:
     """The partial of F (``which = 0``) or K (1) of ``modfresnelp`` (``sign = 1``) or ``modfresnelm`` (-1)."""
 
     def modfresnel_partial(x: Any, ys: Any) -> Any:
-        x = _upcast(x)
+        x = upcast(x)
         if np.any(x < 0):
             return not_implemented(_MODFRESNEL_NEGATIVE)
         if which == 0:
@@ -272,12 +269,12 @@ scalar_rule(sc.voigt_profile, _voigt_shared_x, _voigt_shared_sigma, _voigt_share
 
 # ---- Owen's T ----------------------------------------------------------------------------------------------
 def _owens_t_h(h: Any, a: Any) -> Any:
-    h, a = _upcast(h), _upcast(a)
+    h, a = upcast(h), upcast(a)
     return -np.exp(-h * h / 2) / math.sqrt(2 * math.pi) * sc.erf(a * h / math.sqrt(2)) / 2
 
 
 def _owens_t_a(h: Any, a: Any) -> Any:
-    h, a = _upcast(h), _upcast(a)
+    h, a = upcast(h), upcast(a)
     q = 1 + a * a
     with np.errstate(over="ignore"):
         return np.exp(-h * h * q / 2) / (2 * np.pi * q)

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from chainrules.rulesets.special._precision import upcast
 from chainrules_core import Sample, sample_inputs, scalar_rule
 
 __all__: list[str] = []
@@ -41,30 +42,26 @@ _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 
-def _upcast(x: Any) -> np.ndarray:
-    x = np.asarray(x)
-    return x.astype(np.result_type(x.dtype, np.float64), copy=False)
-
 
 def _ndtr(x: Any) -> Any:
-    x = _upcast(x)
+    x = upcast(x)
     return np.exp(-0.5 * x * x) / _SQRT_2PI
 
 
 def _log_ndtr(x: Any) -> Any:
-    x = _upcast(x)
+    x = upcast(x)
     with np.errstate(over="ignore"):
         return _SQRT_2_OVER_PI / sc.erfcx(-x * _SQRT_HALF)
 
 
 def _ndtri(p: Any, x: Any) -> Any:
-    x = _upcast(x)
+    x = upcast(x)
     with np.errstate(over="ignore"):
         return _SQRT_2PI * np.exp(0.5 * x * x)
 
 
 def _ndtri_exp(y: Any, x: Any) -> Any:
-    x = _upcast(x)
+    x = upcast(x)
     with np.errstate(over="ignore"):
         return sc.erfcx(-x * _SQRT_HALF) / _SQRT_2_OVER_PI
 
@@ -86,7 +83,7 @@ def _ndtr_samples() -> Any:
 @sample_inputs(sc.log_ndtr)
 def _log_ndtr_samples() -> Any:
     yield Sample(0.7, label="scalar")
-    yield Sample(np.array([-1e5, -40.0, -3.0, 0.0, 1.5, 8.0]), label="far left tail (underflow), center, right")
+    yield Sample(np.array([-1e3, -40.0, -3.0, 0.0, 1.5, 8.0]), label="far left tail (underflow), center, right")
     yield Sample(np.array([-40.0, -3.0, 0.0, 1.5], dtype=np.float32), label="float32")
     yield Sample(np.array([0.5 + 0.5j, -2.0 + 1j, -10.0 - 2j]), label="complex")
 
