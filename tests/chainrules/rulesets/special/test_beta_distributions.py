@@ -94,6 +94,7 @@ def test_probability_partials_of_floored_functions_against_mpmath():
 
 
 @pytest.mark.filterwarnings("ignore:floating point number truncated to an integer")  # SciPy, on its float counts
+@pytest.mark.filterwarnings("ignore:non-integer arg n is deprecated")
 def test_floored_counts():
     for f in (sc.bdtr, sc.bdtrc, sc.nbdtr, sc.nbdtrc):
         _, pullback = rrule(f, 2.5, 10.5, 0.3)
