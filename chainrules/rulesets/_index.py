@@ -992,6 +992,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:xlog1py',
         'scipy.special:xlogy',
     ],
+    'chainrules.rulesets.special.kolmogorov': [
+        'scipy.special:kolmogi',
+        'scipy.special:kolmogorov',
+        'scipy.special:smirnov',
+        'scipy.special:smirnovi',
+        'scipy.special:tklmbda',
+    ],
     'chainrules.rulesets.special.logistic': [
         'scipy.special:expit',
         'scipy.special:log_expit',
@@ -1008,6 +1015,8 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:ndtr',
         'scipy.special:ndtri',
         'scipy.special:ndtri_exp',
+        'scipy.special:nrdtrimn',
+        'scipy.special:nrdtrisd',
     ],
     'chainrules.rulesets.special.trigonometric': [
         'scipy.special:cosdg',

@@ -1,4 +1,5 @@
-"""The standard normal distribution: ndtr, log_ndtr, ndtri, ndtri_exp.
+"""The normal distribution: ndtr, log_ndtr, ndtri, ndtri_exp; nrdtrimn and nrdtrisd (its mean and standard deviation
+from a quantile).
 
 The maths
 ---------
@@ -13,6 +14,9 @@ The maths
 * ``ndtri' = 1 / phi(x) = sqrt(2 pi) e^(x^2/2)`` at the output ``x`` (the inverse function);
 * ``ndtri_exp(y)`` is the ``x`` with ``log Phi(x) = y``: ``dx/dy = Phi/phi =
   sqrt(pi/2) erfcx(-x/sqrt 2)``, again without underflow for ``y -> -inf``.
+* ``nrdtrimn(p, std, x) = x - std z`` and ``nrdtrisd(mn, p, x) = (x - mn) / z`` with
+  ``z = ndtri(p)`` (``Phi((x - mn)/std) = p``): ``dz/dp = sqrt(2 pi) e^(z^2/2)``, the rest
+  is the quotient rule.
 
 Examples
 --------
@@ -66,10 +70,38 @@ def _ndtri_exp(y: Any, x: Any) -> Any:
         return sc.erfcx(-x * _SQRT_HALF) / _SQRT_2_OVER_PI
 
 
+def _nrdtrimn_p(p: Any, std: Any, x: Any) -> Any:  # mn = x - std ndtri(p)
+    z = upcast(sc.ndtri(p))
+    with np.errstate(over="ignore"):
+        return -upcast(std) * _SQRT_2PI * np.exp(0.5 * z * z)
+
+
+def _nrdtrimn_std(p: Any, std: Any, x: Any) -> Any:
+    return -upcast(sc.ndtri(p))
+
+
+def _nrdtrisd_mn(mn: Any, p: Any, x: Any) -> Any:  # std = (x - mn) / ndtri(p)
+    with np.errstate(divide="ignore"):
+        return -1 / upcast(sc.ndtri(p))
+
+
+def _nrdtrisd_p(mn: Any, p: Any, x: Any, std: Any) -> Any:
+    z = upcast(sc.ndtri(p))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        return -upcast(std) / z * _SQRT_2PI * np.exp(0.5 * z * z)
+
+
+def _nrdtrisd_x(mn: Any, p: Any, x: Any) -> Any:
+    with np.errstate(divide="ignore"):
+        return 1 / upcast(sc.ndtri(p))
+
+
 scalar_rule(sc.ndtr, _ndtr)
 scalar_rule(sc.log_ndtr, _log_ndtr)
 scalar_rule(sc.ndtri, _ndtri)
 scalar_rule(sc.ndtri_exp, _ndtri_exp)
+scalar_rule(sc.nrdtrimn, _nrdtrimn_p, _nrdtrimn_std, 1)
+scalar_rule(sc.nrdtrisd, _nrdtrisd_mn, _nrdtrisd_p, _nrdtrisd_x)
 
 
 @sample_inputs(sc.ndtr)
@@ -100,3 +132,17 @@ def _ndtri_exp_samples() -> Any:
     yield Sample(-0.7, label="scalar")
     yield Sample(np.array([-1e4, -40.0, -2.0, -0.69, -1e-3, -1e-12]), label="far left, center, near 0")
     yield Sample(np.array([-40.0, -2.0, -1e-3], dtype=np.float32), label="float32", rtol=1e-3)
+
+
+@sample_inputs(sc.nrdtrimn)
+def _nrdtrimn_samples() -> Any:
+    yield Sample(0.3, 2.0, 1.0, label="scalars")
+    yield Sample(np.array([0.01, 0.3, 0.5, 0.97]), np.array([2.0, 0.5, 1.0, 3.0]), np.array([1.0, -2.0, 0.0, 4.0]),
+                 label="tails and center")
+
+
+@sample_inputs(sc.nrdtrisd)
+def _nrdtrisd_samples() -> Any:
+    yield Sample(0.5, 0.3, 1.0, label="scalars")
+    yield Sample(np.array([0.5, -2.0, 1.0]), np.array([0.01, 0.3, 0.97]), np.array([-1.0, -2.5, 4.0]),
+                 label="tails")
