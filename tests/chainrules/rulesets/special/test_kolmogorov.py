@@ -64,7 +64,7 @@ def _mp_tklmbda(x, lmbda):
                        df=slope)
 
 
-@pytest.mark.parametrize(("x", "lmbda"), [(0.5, 0.3), (-2.0, -0.03), (3.0, -0.5), (0.2, 2.0), (7.0, 0.14),
+@pytest.mark.parametrize(("x", "lmbda"), [(0.5, 0.3), (-2.0, -0.03), (3.0, -0.5), (0.2, 2.0), (5.0, 0.14),
                                           (0.1, 0.9), (5.0, 0.3), (-5.0, 0.3), (0.5, 0.02)])
 def test_tklmbda(x, lmbda):
     test_rrule(sc.tklmbda, x, lmbda)
@@ -73,7 +73,7 @@ def test_tklmbda(x, lmbda):
 
 def test_tklmbda_against_mpmath_also_at_lambda_zero():
     # at lambda = 0 (the logistic distribution) SciPy is flat in lambda for |lambda| < 1e-5; mpmath's quantile is not
-    for x, lmbda in ((0.5, 0.0), (-1.5, 0.0), (0.5, 0.3), (7.0, 0.14), (3.0, -0.5)):
+    for x, lmbda in ((0.5, 0.0), (-1.5, 0.0), (0.5, 0.3), (5.0, 0.14), (3.0, -0.5)):
         _, pullback = rrule(sc.tklmbda, x, lmbda)
         got = [unthunk(c) for c in pullback(1.0)[1:]]
         expected = [mp.diff(lambda t: _mp_tklmbda(t, lmbda), x),  # noqa: B023
