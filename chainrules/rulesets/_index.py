@@ -942,6 +942,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:log1p',
         'scipy.special:powm1',
     ],
+    'chainrules.rulesets.special.exponential_integrals': [
+        'scipy.special:exp1',
+        'scipy.special:expi',
+        'scipy.special:expn',
+        'scipy.special:shichi',
+        'scipy.special:sici',
+        'scipy.special:spence',
+    ],
     'chainrules.rulesets.special.gamma': [
         'scipy.special:beta',
         'scipy.special:betaln',
@@ -999,6 +1007,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:smirnovi',
         'scipy.special:tklmbda',
     ],
+    'chainrules.rulesets.special.lambert': [
+        'scipy.special:lambertw',
+        'scipy.special:wrightomega',
+    ],
     'chainrules.rulesets.special.logistic': [
         'scipy.special:expit',
         'scipy.special:log_expit',
@@ -1027,6 +1039,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:round',
         'scipy.special:sindg',
         'scipy.special:tandg',
+    ],
+    'chainrules.rulesets.special.wright_bessel': [
+        'scipy.special:log_wright_bessel',
+        'scipy.special:wright_bessel',
+    ],
+    'chainrules.rulesets.special.zeta': [
+        'scipy.special:zeta',
+        'scipy.special:zetac',
     ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',

@@ -41,103 +41,17 @@ array([16.15496939,  0.        ])
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import scipy.special as sc
 
+from chainrules.rulesets.special._keyword_rules import Partials, elementwise_frule, elementwise_rrule
 from chainrules.rulesets.special.gamma import _binom_k, _binom_n, _poch_m, _poch_z
-from chainrules_core import (
-    NoTangent,
-    Sample,
-    Thunk,
-    ZeroTangent,
-    differentiable,
-    frule,
-    non_differentiable,
-    read_cotangent,
-    rrule,
-    sample_inputs,
-    unthunk,
-)
-from chainrules_core.scalar_rules import NUMERIC, conj_if_complex, fit_tangent, project_argument
-from chainrules_core.tangents.not_implemented import NotImplementedTangent
-from chainrules_core.tangents.zeros import AbstractZero
+from chainrules_core import Sample, frule, non_differentiable, rrule, sample_inputs
+from chainrules_core.scalar_rules import NUMERIC
 
 __all__: list[str] = []
-
-_NO = NoTangent()
-Partials = Sequence[Callable[[], Any] | None]
-"""One zero-argument callable per argument computing its partial derivative (None: not differentiated)."""
-
-
-def _cotangent(partial: Callable[[], Any], x: Any, dy: Any) -> Any:
-    p = partial()
-    if isinstance(p, NotImplementedTangent):
-        return p
-    with np.errstate(invalid="ignore", over="ignore"):
-        return project_argument(x, conj_if_complex(p) * dy)
-
-
-def _elementwise_rrule(f: Any, name: str, args: tuple[Any, ...], y: Any, partials: Partials | None,
-                       options: int = 0) -> Any:
-    """``(y, pullback)`` of an elementwise function from lazy partials (``None``: nothing differentiable).
-
-    The pullback returns ``NoTangent()`` for the ``options`` optional positional parameters
-    after ``args`` (``exact``, ``extend``); the registry keeps those the caller passed.
-    """
-    extra = (_NO,) * options
-    live = partials is not None and differentiable(y)
-    diff = [live and partials is not None and partials[i] is not None and differentiable(a)
-            for i, a in enumerate(args)]
-    several = sum(diff) > 1
-
-    def pullback(dy: Any) -> tuple[Any, ...]:
-        if not any(diff):
-            return (_NO, *(_NO for _ in args), *extra)
-        dy = read_cotangent(dy, y, f)
-        if isinstance(dy, AbstractZero):
-            return (_NO, *(ZeroTangent() if d else _NO for d in diff), *extra)
-        if isinstance(dy, NotImplementedTangent):
-            return (_NO, *(dy if d else _NO for d in diff), *extra)
-        assert partials is not None
-        out: list[Any] = [_NO]
-        for i, a in enumerate(args):
-            if not diff[i]:
-                out.append(_NO)
-                continue
-            partial = partials[i]
-            assert partial is not None
-            body = functools.partial(_cotangent, partial, a, dy)
-            out.append(Thunk(body) if several else body())
-        return (*out, *extra)
-
-    pullback.__name__ = pullback.__qualname__ = f"{name}_pullback"
-    return y, pullback
-
-
-def _elementwise_frule(args: tuple[Any, ...], y: Any, partials: Partials | None, tangents: Sequence[Any]) -> Any:
-    """``(y, dy)``: the sum of partial times tangent over the differentiated arguments."""
-    if partials is None or not differentiable(y):
-        return y, _NO
-    total: Any = None
-    for i, a in enumerate(args):
-        partial = partials[i]
-        dx = unthunk(tangents[i]) if i < len(tangents) else None
-        if partial is None or dx is None or isinstance(dx, AbstractZero) or not differentiable(a):
-            continue
-        if isinstance(dx, NotImplementedTangent):
-            return y, dx
-        p = partial()
-        if isinstance(p, NotImplementedTangent):
-            return y, p
-        with np.errstate(invalid="ignore", over="ignore"):
-            term = p * dx
-        total = term if total is None else total + term
-    return y, (ZeroTangent() if total is None else fit_tangent(total, y))
-
 
 def _float64(*args: Any) -> list[np.ndarray]:
     return [np.asarray(a, dtype=np.result_type(np.asarray(a).dtype, np.float64)) for a in args]
@@ -169,13 +83,13 @@ def _comb_partials(N: Any, k: Any, y: Any, repetition: bool) -> Partials:
 def comb_rrule(N: Any, k: Any, *, exact: bool = False, repetition: bool = False) -> Any:
     """Reverse rule of ``scipy.special.comb`` (see the module docstring)."""
     y = sc.comb(N, k, exact=exact, repetition=repetition)
-    return _elementwise_rrule(sc.comb, "comb", (N, k), y, None if exact else _comb_partials(N, k, y, repetition))
+    return elementwise_rrule(sc.comb, "comb", (N, k), y, None if exact else _comb_partials(N, k, y, repetition))
 
 
 def comb_frule(tangents: Any, N: Any, k: Any, *, exact: bool = False, repetition: bool = False) -> Any:
     """Forward rule of ``scipy.special.comb`` (see the module docstring)."""
     y = sc.comb(N, k, exact=exact, repetition=repetition)
-    return _elementwise_frule((N, k), y, None if exact else _comb_partials(N, k, y, repetition), tangents[1:])
+    return elementwise_frule((N, k), y, None if exact else _comb_partials(N, k, y, repetition), tangents[1:])
 
 
 def _perm_partials(N: Any, k: Any, y: Any) -> Partials:
@@ -194,13 +108,13 @@ def _perm_partials(N: Any, k: Any, y: Any) -> Partials:
 def perm_rrule(N: Any, k: Any, exact: bool = False) -> Any:
     """Reverse rule of ``scipy.special.perm`` (see the module docstring)."""
     y = sc.perm(N, k, exact=exact)
-    return _elementwise_rrule(sc.perm, "perm", (N, k), y, None if exact else _perm_partials(N, k, y), 1)
+    return elementwise_rrule(sc.perm, "perm", (N, k), y, None if exact else _perm_partials(N, k, y), 1)
 
 
 def perm_frule(tangents: Any, N: Any, k: Any, exact: bool = False) -> Any:
     """Forward rule of ``scipy.special.perm`` (see the module docstring)."""
     y = sc.perm(N, k, exact=exact)
-    return _elementwise_frule((N, k), y, None if exact else _perm_partials(N, k, y), tangents[1:])
+    return elementwise_frule((N, k), y, None if exact else _perm_partials(N, k, y), tangents[1:])
 
 
 # ---- factorials -------------------------------------------------------------------------------------------
@@ -219,14 +133,14 @@ def _factorial_partials(n: Any, y: Any, extend: str) -> Partials:
 def factorial_rrule(n: Any, exact: bool = False, extend: str = "zero") -> Any:
     """Reverse rule of ``scipy.special.factorial`` (see the module docstring)."""
     y = sc.factorial(n, exact=exact, extend=extend)
-    return _elementwise_rrule(sc.factorial, "factorial", (n,), y, None if exact else _factorial_partials(n, y, extend),
+    return elementwise_rrule(sc.factorial, "factorial", (n,), y, None if exact else _factorial_partials(n, y, extend),
                               2)
 
 
 def factorial_frule(tangents: Any, n: Any, exact: bool = False, extend: str = "zero") -> Any:
     """Forward rule of ``scipy.special.factorial`` (see the module docstring)."""
     y = sc.factorial(n, exact=exact, extend=extend)
-    return _elementwise_frule((n,), y, None if exact else _factorial_partials(n, y, extend), tangents[1:])
+    return elementwise_frule((n,), y, None if exact else _factorial_partials(n, y, extend), tangents[1:])
 
 
 def _log(k: Any) -> Any:
@@ -256,28 +170,28 @@ def factorialk_rrule(n: Any, k: Any, exact: bool = False, extend: str = "zero") 
     """Reverse rule of ``scipy.special.factorialk`` (see the module docstring)."""
     y = sc.factorialk(n, k, exact=exact, extend=extend)
     partials = None if exact else _factorialk_partials(n, k, y, extend)
-    return _elementwise_rrule(sc.factorialk, "factorialk", (n, k), y, partials, 2)
+    return elementwise_rrule(sc.factorialk, "factorialk", (n, k), y, partials, 2)
 
 
 def factorialk_frule(tangents: Any, n: Any, k: Any, exact: bool = False, extend: str = "zero") -> Any:
     """Forward rule of ``scipy.special.factorialk`` (see the module docstring)."""
     y = sc.factorialk(n, k, exact=exact, extend=extend)
     partials = None if exact else _factorialk_partials(n, k, y, extend)
-    return _elementwise_frule((n, k), y, partials, tangents[1:])
+    return elementwise_frule((n, k), y, partials, tangents[1:])
 
 
 def factorial2_rrule(n: Any, exact: bool = False, extend: str = "zero") -> Any:
     """Reverse rule of ``scipy.special.factorial2`` (see the module docstring)."""
     y = sc.factorial2(n, exact=exact, extend=extend)
     partials = None if exact else _factorialk_partials(n, 2, y, extend)
-    return _elementwise_rrule(sc.factorial2, "factorial2", (n,), y, None if partials is None else partials[:1], 2)
+    return elementwise_rrule(sc.factorial2, "factorial2", (n,), y, None if partials is None else partials[:1], 2)
 
 
 def factorial2_frule(tangents: Any, n: Any, exact: bool = False, extend: str = "zero") -> Any:
     """Forward rule of ``scipy.special.factorial2`` (see the module docstring)."""
     y = sc.factorial2(n, exact=exact, extend=extend)
     partials = None if exact else _factorialk_partials(n, 2, y, extend)
-    return _elementwise_frule((n,), y, None if partials is None else partials[:1], tangents[1:])
+    return elementwise_frule((n,), y, None if partials is None else partials[:1], tangents[1:])
 
 
 for _f, _rrule, _frule, _nargs in ((sc.comb, comb_rrule, comb_frule, 2), (sc.perm, perm_rrule, perm_frule, 2),
