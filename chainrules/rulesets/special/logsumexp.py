@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from chainrules.rulesets.arrays._common import tangent_array
-from chainrules.rulesets.reductions._common import keepdims_shape, reduced_axes
+from chainrules.rulesets.arrays._linear_maps import tangent_array
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
 from chainrules_core import (
     NoTangent,
     Sample,
