@@ -25,7 +25,7 @@ def _mp_partials(fun, *args):
     return [mp.diff(lambda t, i=i: fun(*args[:i], t, *args[i + 1:]), args[i]) for i in range(len(args))]
 
 
-@pytest.mark.parametrize(("a", "b", "x"), [(0.5, 1.0, 2.0), (1.5, 0.3, 0.05), (0.1, 2.0, 30.0), (3.0, 0.7, 8.0),
+@pytest.mark.parametrize(("a", "b", "x"), [(0.5, 1.0, 2.0), (1.5, 0.3, 0.05), (0.1, 2.0, 12.0), (3.0, 0.7, 8.0),
                                            (0.2, 5.0, 0.6), (0.5, 0.0, 2.0), (1.0, 1.0, 100.0), (0.0, 1.5, 2.0)])
 def test_against_mpmath(a, b, x):
     _, pullback = rrule(sc.wright_bessel, a, b, x)
