@@ -94,10 +94,10 @@ def where_solved(partial: Any, value: Any, target: Any) -> Any:
     >>> where_solved(np.array([2.0, 3.0]), np.array([0.5, 0.9]), 0.5)
     array([2., 0.])
     """
-    if isinstance(partial, NotImplementedTangent):
-        return partial
     with np.errstate(invalid="ignore"):
         solved = ~(np.abs(np.asarray(value) - target) > SOLVED_TOLERANCE)
+    if isinstance(partial, NotImplementedTangent):  # not available somewhere: fine if only where nothing was solved
+        return np.zeros(solved.shape)[()] if not np.any(solved) else partial
     return np.where(solved, partial, 0.0)[()]
 
 

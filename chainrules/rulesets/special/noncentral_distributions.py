@@ -200,10 +200,10 @@ def _inverse_rule(f: Any, partials: Callable[..., Any], value: Callable[..., Any
 
 def where_solved_loose(partial: Any, value: Any, target: Any) -> Any:
     """``where_solved`` (:mod:`~chainrules.rulesets.special.gamma_distributions`) at :data:`SOLVED_TOLERANCE`."""
-    if isinstance(partial, NotImplementedTangent):
-        return partial
     with np.errstate(invalid="ignore"):
         solved = ~(np.abs(np.asarray(value) - target) > SOLVED_TOLERANCE)
+    if isinstance(partial, NotImplementedTangent):  # not available somewhere: fine if only where nothing was solved
+        return np.zeros(solved.shape)[()] if not np.any(solved) else partial
     return np.where(solved, partial, 0.0)[()]
 
 

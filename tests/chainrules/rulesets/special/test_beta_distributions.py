@@ -11,7 +11,7 @@ import scipy.special as sc
 import chainrules  # noqa: F401  (registers the rules)
 from chainrules import rrule, unthunk
 from chainrules.testing import test_frule, test_rrule
-from chainrules_core import NoTangent
+from chainrules_core import NoTangent, NotImplementedTangent
 
 mp.mp.dps = 30
 
@@ -102,6 +102,15 @@ def test_floored_counts():
         assert f(2.5 + 1e-3, 10.5 - 1e-3, 0.3) == f(2.5, 10.5, 0.3)
         _, pullback = rrule(f, 2, 10, 0.3)
         assert pullback(1.0)[1:3] == (NoTangent(), NoTangent())
+
+
+def test_large_df_is_not_implemented_past_the_cancellation_limit():
+    # at df = 1e4, t = 2 the two terms cancel by 8e3: relative error 1.5e-8, above the accuracy promised
+    _, pullback = rrule(sc.stdtr, 1e4, 2.0)
+    ddf, dt = (unthunk(c) for c in pullback(1.0)[1:])
+    assert isinstance(ddf, NotImplementedTangent) and "cancel" in ddf.info and np.isfinite(dt)
+    expected = mp.diff(lambda df: _stdtr(df, mp.mpf(2)), 2000.0)  # below the limit: accurate
+    assert abs(float((unthunk(rrule(sc.stdtr, 2000.0, 2.0)[1](1.0)[1]) - expected) / expected)) < 5e-9
 
 
 def test_t_at_zero_and_no_solution():
