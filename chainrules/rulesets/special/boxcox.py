@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from chainrules.rulesets.special._precision import upcast
+from chainrules.rulesets.special._precision import blockwise
 from chainrules.rulesets.special.exponential import exprel_derivative
 from chainrules_core import Sample, sample_inputs, scalar_rule
 
@@ -41,21 +41,28 @@ __all__: list[str] = []
 
 
 def _broadcast(*args: Any) -> list[np.ndarray]:
-    return [np.array(v, dtype=np.float64) for v in np.broadcast_arrays(*(upcast(a) for a in args))]
+    return list(np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in args)))
 
 
 def _lambda_partial(log_x: np.ndarray, lmbda: np.ndarray) -> np.ndarray:
     """``d/dlmbda (x^lmbda - 1)/lmbda`` at ``log x = log_x``."""
+    return blockwise(_lambda_partial_block, log_x, lmbda)
+
+
+def _lambda_partial_block(log_x: np.ndarray, lmbda: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         out = np.asarray(log_x * log_x * exprel_derivative(lmbda * log_x))
-    out[np.isinf(log_x) & (lmbda == 0)] = np.nan  # (log 0)^2 / 2: no finite limit
+    bad = np.flatnonzero(np.isinf(log_x))
+    if bad.size:
+        out.flat[bad[lmbda.flat[bad] == 0]] = np.nan  # (log 0)^2 / 2: no finite limit
     return out
 
 
-def _boxcox_x(x: Any, lmbda: Any) -> Any:
-    x, lmbda = _broadcast(x, lmbda)
+def _boxcox_x(x: Any, lmbda: Any, y: Any) -> Any:
+    # x^(lmbda - 1) = (1 + lmbda y) / x from the output (x^lmbda = 1 + lmbda y): no pow
+    x, lmbda, y = _broadcast(x, lmbda, y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.power(x, lmbda - 1)[()]
+        return ((1 + lmbda * y) / x)[()]
 
 
 def _boxcox_lambda(x: Any, lmbda: Any) -> Any:
@@ -77,28 +84,28 @@ def _boxcox1p_lambda(x: Any, lmbda: Any) -> Any:
 
 
 def _inv_boxcox_y(y: Any, lmbda: Any, x: Any) -> Any:
-    x, lmbda = _broadcast(x, lmbda)
+    # x^(1 - lmbda) = x / (1 + lmbda y) (x^lmbda = 1 + lmbda y): no pow
+    y, lmbda, x = _broadcast(y, lmbda, x)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.power(x, 1 - lmbda)[()]
+        return (x / (1 + lmbda * y))[()]
 
 
 def _inv_boxcox_lambda(y: Any, lmbda: Any, x: Any) -> Any:
-    x, lmbda = _broadcast(x, lmbda)
+    y, lmbda, x = _broadcast(y, lmbda, x)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return (-_lambda_partial(np.log(x), lmbda) * np.power(x, 1 - lmbda))[()]
+        return (-_lambda_partial(np.log(x), lmbda) * x / (1 + lmbda * y))[()]
 
 
 def _inv_boxcox1p_y(y: Any, lmbda: Any, x: Any) -> Any:
-    x, lmbda = _broadcast(x, lmbda)
+    y, lmbda, x = _broadcast(y, lmbda, x)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.exp((1 - lmbda) * np.log1p(x))[()]
+        return ((1 + x) / (1 + lmbda * y))[()]
 
 
 def _inv_boxcox1p_lambda(y: Any, lmbda: Any, x: Any) -> Any:
-    x, lmbda = _broadcast(x, lmbda)
+    y, lmbda, x = _broadcast(y, lmbda, x)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        log1p_x = np.log1p(x)
-        return (-_lambda_partial(log1p_x, lmbda) * np.exp((1 - lmbda) * log1p_x))[()]
+        return (-_lambda_partial(np.log1p(x), lmbda) * (1 + x) / (1 + lmbda * y))[()]
 
 
 scalar_rule(sc.boxcox, _boxcox_x, _boxcox_lambda)

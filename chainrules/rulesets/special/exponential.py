@@ -6,9 +6,10 @@ The maths
   ``exp10' = y log 10``, ``cbrt' = 1/(3 y^2)`` (``inf`` at 0, the limit).
 * ``exprel(x) = (e^x - 1)/x``: ``exprel'(x) = (x e^x - e^x + 1)/x^2``, which cancels near 0.
   :func:`exprel_derivative` sums the Taylor series ``sum_n n x^(n-1) / (n+1)!`` for
-  ``|x| < 1/2`` (16 terms, below 1e-17), uses ``y (1 - 1/x) + 1/x`` (from
-  ``e^x = x y + 1``) for ``x >= 1/2`` (no overflow before ``y`` does) and
-  ``(e^x (x - 1) + 1)/x^2`` for ``x <= -1/2`` (no cancellation as ``e^x`` vanishes).
+  ``|x| < 1/10`` (12 terms, below 1e-17), ``(e^x (x - 1) + 1)/x^2`` for ``x <= -1/2``
+  (no cancellation as ``e^x`` vanishes) and ``y (1 - 1/x) + 1/x`` (from ``e^x = x y + 1``)
+  elsewhere (no overflow before ``y`` does); at ``|x| = 1/10`` that form cancels by a
+  factor 20 (measured against mpmath: 2e-15 relatively at worst on [-1, 1]).
   The Box-Cox rules reuse it: ``d/dlambda (x^lambda - 1)/lambda = log(x)^2 exprel'(lambda log x)``.
 * ``powm1(x, y) = x^y - 1``: ``d/dx = y x^(y-1)``, ``d/dy = x^y log x`` (0 at ``x = 0``,
   ``y > 0``: ``0^y`` is 0 near such ``y``).
@@ -30,12 +31,13 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from chainrules.rulesets.special._precision import upcast
+from chainrules.rulesets.special._precision import blockwise, upcast
 from chainrules_core import Sample, sample_inputs, scalar_rule
 
 __all__ = ["exprel_derivative"]
 
-_SERIES = tuple(n / math.factorial(n + 1) for n in range(1, 17))  # coefficients of x^(n-1)
+_SERIES = tuple(n / math.factorial(n + 1) for n in range(1, 13))  # coefficients of x^(n-1)
+_SERIES_BELOW = 0.1  # the closed forms lose at most 20 ulps from here; the series' truncation is below 1e-17
 
 
 def exprel_derivative(x: Any, y: Any = None) -> np.ndarray:
@@ -49,19 +51,23 @@ def exprel_derivative(x: Any, y: Any = None) -> np.ndarray:
     """
     x = np.asarray(upcast(x), dtype=np.float64)
     y = sc.exprel(x) if y is None else upcast(y)
+    return blockwise(_exprel_derivative, x, np.asarray(y, dtype=np.float64))
+
+
+def _exprel_derivative(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         out = np.asarray(y * (1 - 1 / x) + 1 / x, dtype=np.float64)
-        negative = x <= -0.5
-        if np.any(negative):
-            xn = x[negative]
-            out[negative] = (np.exp(xn) * (xn - 1) + 1) / (xn * xn)
-        small = np.abs(x) < 0.5
-        if np.any(small):
-            xs = x[small]
+        negative = np.flatnonzero(x <= -0.5)
+        if negative.size:
+            xn = x.flat[negative]
+            out.flat[negative] = (np.exp(xn) * (xn - 1) + 1) / (xn * xn)
+        small = np.flatnonzero(np.abs(x) < _SERIES_BELOW)
+        if small.size:
+            xs = x.flat[small]
             total = np.zeros_like(xs)
             for c in reversed(_SERIES):
                 total = total * xs + c
-            out[small] = total
+            out.flat[small] = total
     return out
 
 

@@ -66,7 +66,8 @@ def _is_pole(z: Any) -> Any:
 
 
 def _f64(*args: Any) -> list[np.ndarray]:
-    return [np.array(v, dtype=np.float64) for v in np.broadcast_arrays(*[np.asarray(a) for a in args])]
+    """The arguments as float64 arrays of their broadcast shape (read-only views where no copy is needed)."""
+    return list(np.broadcast_arrays(*[np.asarray(a, dtype=np.float64) for a in args]))
 
 
 # ---- one argument ----------------------------------------------------------------------------------------
@@ -118,13 +119,14 @@ scalar_rule(sc.multigammaln, _multigammaln_a, not_implemented(_MULTIGAMMALN_D))
 def _beta_partial(first: int) -> Any:
     def beta_partial(a: Any, b: Any, y: Any) -> Any:
         p, q = (a, b) if first == 0 else (b, a)
-        p, q, yy = _f64(p, q, y)
+        p, q, yy = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (p, q, y)))
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             out = np.asarray(-yy * psi_increment(p, q))
-            zero = (yy == 0) & _is_pole(p + q) & ~_is_pole(p) & ~_is_pole(q)
-            if np.any(zero):
-                pz, qz = p[zero], q[zero]
-                out[zero] = sc.gamma(pz) * sc.gamma(qz) * rgamma_derivative(pz + qz)
+            zero = np.flatnonzero(yy == 0)  # beta = 0 where a + b is a pole and a, b are not
+            if zero.size:
+                pz, qz = p.flat[zero], q.flat[zero]
+                fix = _is_pole(pz + qz) & ~_is_pole(pz) & ~_is_pole(qz)
+                out.flat[zero[fix]] = (sc.gamma(pz[fix]) * sc.gamma(qz[fix]) * rgamma_derivative(pz[fix] + qz[fix]))
         return out[()]
 
     beta_partial.__name__ = f"beta_partial_{'ab'[first]}"
@@ -148,14 +150,15 @@ def _poch_z(z: Any, m: Any, y: Any) -> Any:
     z, m, yy = _f64(z, m, y)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         out = np.asarray(yy * psi_increment(z, m))
-        z_pole, zm_pole = _is_pole(z), _is_pole(z + m)
-        zero = z_pole & ~zm_pole
-        if np.any(zero):  # poch = Gamma(z+m) (1/Gamma)(z) = 0
-            out[zero] = sc.gamma(z[zero] + m[zero]) * rgamma_derivative(z[zero])
-        product = z_pole & zm_pole & np.isfinite(yy)
-        if np.any(product):  # the finite product z (z+1) ... (z+m-1)
-            zp, mp_ = z[product], m[product]
-            out[product] = -yy[product] * psi_increment(1 - zp - mp_, mp_)
+        # z a pole of Gamma: only there is the formula 0 * inf or inf - inf
+        poles = np.flatnonzero((z <= 0) & (z == np.round(z)))
+        if poles.size:
+            zp, mp_, yp = z.flat[poles], m.flat[poles], yy.flat[poles]
+            zm_pole = _is_pole(zp + mp_)
+            zero = ~zm_pole  # poch = Gamma(z+m) (1/Gamma)(z) = 0
+            out.flat[poles[zero]] = sc.gamma(zp[zero] + mp_[zero]) * rgamma_derivative(zp[zero])
+            product = zm_pole & np.isfinite(yp)  # the finite product z (z+1) ... (z+m-1)
+            out.flat[poles[product]] = -yp[product] * psi_increment(1 - zp[product] - mp_[product], mp_[product])
     return out[()]
 
 
@@ -168,16 +171,21 @@ scalar_rule(sc.poch, _poch_z, _poch_m)
 
 def _binom_zero_fix(n: np.ndarray, k: np.ndarray, yy: np.ndarray, out: np.ndarray, which: int) -> None:
     """Where binom = 0 because 1/Gamma(k+1) or 1/Gamma(n-k+1) vanishes: the slope through (1/Gamma)'."""
-    zero = (yy == 0) & ~_is_pole(n + 1) & (_is_pole(k + 1) | _is_pole(n - k + 1))
-    if not np.any(zero):
+    candidates = np.flatnonzero(yy == 0)
+    if not candidates.size:
         return
-    nz, kz = n[zero], k[zero]
+    nz, kz = n.flat[candidates], k.flat[candidates]
+    fix = ~_is_pole(nz + 1) & (_is_pole(kz + 1) | _is_pole(nz - kz + 1))
+    if not np.any(fix):
+        return
+    nz, kz = nz[fix], kz[fix]
     g = sc.gamma(nz + 1)
     left, right = kz + 1, nz - kz + 1
     if which == 0:
-        out[zero] = g * sc.rgamma(left) * rgamma_derivative(right)
+        value = g * sc.rgamma(left) * rgamma_derivative(right)
     else:
-        out[zero] = g * (rgamma_derivative(left) * sc.rgamma(right) - sc.rgamma(left) * rgamma_derivative(right))
+        value = g * (rgamma_derivative(left) * sc.rgamma(right) - sc.rgamma(left) * rgamma_derivative(right))
+    out.flat[candidates[fix]] = value
 
 
 def _binom_n(n: Any, k: Any, y: Any) -> Any:
