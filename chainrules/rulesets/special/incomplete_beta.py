@@ -42,7 +42,7 @@ for ``betainccinv`` ``dx/dy = -1 / (dI/dx)`` and the same ``dx/da``, ``dx/db``. 
 ``y = 0`` or ``1`` (``x = 0`` or ``1`` for every ``a, b``) ``dx/da = dx/db = 0``.
 
 Private API (for the distribution rules, here and in ``scipy.stats``)
---------------------------------------------------------------------
+---------------------------------------------------------------------
 :func:`betainc_partials` ``(a, b, x) -> (dI/da, dI/db, dI/dx)``, :func:`betainc_dab`
 ``(a, b, x) -> (dI/da, dI/db)``, :func:`betainc_dx` and :func:`log_betainc_dx`, and
 :func:`betaincinv_partials` ``(a, b, x) -> (dx/da, dx/db, dx/dy)`` at a solution ``x`` of

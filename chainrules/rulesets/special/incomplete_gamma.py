@@ -51,7 +51,7 @@ returns the limit ``P(0, x) = 1`` and the one-sided derivative is ``dP/da = -E_1
 ``dx/da = 0``; at ``p = 1`` (``x = inf``) it is NaN and ``dx/dp = inf``.
 
 Private API (for the distribution rules, here and in ``scipy.stats``)
---------------------------------------------------------------------
+---------------------------------------------------------------------
 :func:`gammainc_partials` ``(a, x) -> (dP/da, dP/dx)`` (the partials of ``Q`` are their
 negatives), :func:`gammainc_da` and :func:`gammainc_dx` separately, and
 :func:`gammaincinv_partials` ``(a, x) -> (dx/da, dx/dp)`` at a solution ``x`` of
