@@ -13,7 +13,11 @@ Each partial is the derivative of the output with respect to one argument. It is
 with the primal arguments, and also with the primal output (the tuple of outputs for a
 function with several) when it takes one more parameter than ``f`` has arguments. It may
 also be one of the constants :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`, a Python number,
-or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet.
+or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet. A
+callable partial may also *return* ``not_implemented("reason")`` for a call it cannot
+compute to its promised accuracy (a parameter derivative outside the regimes its series
+reach): that argument's cotangent (or the pushforward) is then that tangent, never a
+silent zero or a loose number.
 
 What the rules do
 -----------------
@@ -368,7 +372,10 @@ def _argument_cotangent(partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i:
     """``ProjectTo(args[i])(unbroadcast(conj(partial) * dy))``, with the constant partials free."""
     if isinstance(partial, NotImplementedTangent):
         return partial
-    return project_argument(args[i], _weighted(partial, args, y, dy))
+    g = _weighted(partial, args, y, dy)
+    if isinstance(g, NotImplementedTangent):  # the partial could not be computed at these arguments
+        return g
+    return project_argument(args[i], g)
 
 
 class _ArgumentCotangent:
@@ -412,6 +419,8 @@ def _pushforward(partials: Sequence[Any], args: tuple[Any, ...], y: Any, tangent
         else:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 term = partial(*args, y_partial) * dx
+            if isinstance(term, NotImplementedTangent):  # not computable at these arguments
+                return term
         total = term if total is None else total + term
     if total is None:
         return zero_tangent_of(y) if constant_zero else ZERO_TANGENT
@@ -506,6 +515,8 @@ def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, ke
                 if isinstance(partial, NotImplementedTangent):
                     return partial
                 g = _weighted(partial, args, ys, part)
+                if isinstance(g, NotImplementedTangent):
+                    return g
                 if g is not None:
                     total = g if total is None else total + g
             return project_argument(args[i], total)
@@ -565,8 +576,9 @@ def scalar_rule(f: Callable[..., Any], *partials: Any, types: Sequence[Any] | No
         primal output if it takes one more parameter than ``f`` has arguments; NumPy
         broadcasting applies. A number, or :data:`ZERO` / :data:`ONE` / :data:`MINUS_ONE`,
         is a constant partial; ``not_implemented("reason")`` marks a derivative nobody has
-        written yet. For a function with several outputs, pass one tuple of partials per
-        output (its rows); their callables receive the tuple of outputs.
+        written yet (a callable may also return it, for arguments it cannot handle). For
+        a function with several outputs, pass one tuple of partials per output (its rows);
+        their callables receive the tuple of outputs.
     types : sequence of types, optional
         Types of the arguments (default :data:`NUMERIC` for each: Python/NumPy numbers and
         ndarrays).

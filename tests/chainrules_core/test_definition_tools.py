@@ -237,6 +237,38 @@ def test_constant_and_not_implemented_partials():
     test_rrule(scaled, 2.0, PrimalAndTangent(1.0, NoTangent()))
 
 
+def test_partial_that_returns_not_implemented_for_some_arguments():
+    # A partial may decide at call time that it cannot be computed (e.g. outside the regimes
+    # a series reaches): that argument's cotangent and the pushforward are the tangent.
+    def shifted(x, k):
+        return x + np.sin(k)
+
+    def k_partial(x, k):
+        return np.cos(k) if np.all(np.abs(k) < 1) else not_implemented("k outside (-1, 1)")
+
+    scalar_rule(shifted, ONE, k_partial)
+    test_rrule(shifted, np.array([0.5, 1.5]), np.array([0.2, -0.3]))
+    test_frule(shifted, np.array([0.5, 1.5]), np.array([0.2, -0.3]))
+    for dy in (np.ones(2), np.float64(1.0)):
+        x, k = (np.array([0.5, 1.5]), np.array([0.2, 3.0])) if np.ndim(dy) else (0.5, 3.0)
+        _, pullback = rrule(shifted, x, k)
+        _, dx, dk = pullback(dy)
+        assert np.allclose(unthunk(dx), 1.0)
+        assert isinstance(unthunk(dk), NotImplementedTangent) and "outside" in unthunk(dk).info
+    ydot = frule((NoTangent(), 1.0, 1.0), shifted, 0.5, 3.0)[1]
+    assert isinstance(ydot, NotImplementedTangent)
+    assert frule((NoTangent(), 1.0, ZeroTangent()), shifted, 0.5, 3.0)[1] == 1.0
+
+    def two_outputs(x, k):
+        return x * np.cos(k), x * np.sin(k)
+
+    scalar_rule(two_outputs, (lambda x, k: np.cos(k), k_partial), (lambda x, k: np.sin(k), ONE))
+    _, pullback = rrule(two_outputs, 0.5, 3.0)
+    _, dx, dk = pullback(Tangent(tuple, 1.0, 1.0))
+    assert np.isclose(unthunk(dx), np.cos(3.0) + np.sin(3.0))
+    assert isinstance(unthunk(dk), NotImplementedTangent)
+
+
 # ---- non_differentiable -------------------------------------------------------------------------
 def concatenate_strings(a, b):
     return a + b
