@@ -878,6 +878,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.hypergeometric': [
+        'scipy.special:hyp0f1',
+        'scipy.special:hyp1f1',
+        'scipy.special:hyp2f1',
+        'scipy.special:hyperu',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',
