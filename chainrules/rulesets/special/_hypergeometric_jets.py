@@ -55,6 +55,7 @@ import numpy as np
 
 from chainrules.rulesets.special._hypergeometric_series import pfq_jet
 from chainrules.rulesets.special._jet import Jet, U, cos, gamma_ratio, power, rgamma, sin
+from chainrules.rulesets.special._quadrature import exp_sinh, exp_sinh_nodes
 
 __all__ = ["TOLERANCE", "best_of", "hyp0f1_jet", "hyp1f1_jet", "hyp2f1_jet", "hyperu_jet", "relative_bound"]
 
@@ -356,30 +357,15 @@ def _asymptotic_u(a: Jet, b: Jet, z: np.ndarray, max_terms: int = 200) -> Jet:
     return power(z, -a) * S
 
 
-# exp-sinh quadrature on (0, inf): s = s0 exp(pi/2 sinh(u)), u = j h (Takahasi and Mori 1974)
-_DE_STEP = 1.0 / 32
-_DE_U = np.arange(-5.5, 3.5 + _DE_STEP / 2, _DE_STEP)
-_DE_X = np.exp(np.pi / 2 * np.sinh(_DE_U))
-_DE_W = _DE_STEP * np.pi / 2 * np.cosh(_DE_U) * _DE_X
-_DE_COARSE = (np.arange(_DE_U.size) % 2) == 0  # the nodes of step 2h and 4h, for the error estimate
-_DE_COARSER = (np.arange(_DE_U.size) % 4) == 0
-
-
 def _u_integral(a: Jet, b: Jet, z: np.ndarray) -> Jet:
     """``U(a, b, z)`` for ``a >= 1`` from its integral (DLMF 13.4.4), by exp-sinh quadrature.
 
     ``U = z^-a / Gamma(a) int_0^inf e^-s s^(a-1) (1 + s/z)^(b-a-1) ds``; with ``f`` the
     integrand, ``d/da (z^-a int f) = -z^-a int f log1p(z/s)`` and ``d/db = z^-a int f
     log1p(s/z)``: all three integrands have one sign, so the sums do not cancel. The nodes
-    are centred on the integrand's peak ``s0`` (the positive root of
-    ``s^2 + (z - b + 2) s - (a - 1) z = 0``). The quadrature error is estimated from the
-    rules of steps ``h``, ``2h`` and ``4h``: the error of a double-exponential rule falls
-    like ``exp(-c/h)``, so halving the step squares the relative error; with ``d1, d2`` the
-    relative digits of ``I_h - I_2h`` and ``I_2h - I_4h``, the error of ``I_h`` is about
-    ``10**(d1**2/d2)`` (Bailey, Jeyabalan and Li, *Experimental Math.* 14 (2005) 317,
-    section 3). It is used (times ten) only once ``I_2h`` is already good to three digits
-    (the rate is then the asymptotic one); otherwise the bound is ``|I_h - I_2h|``. The
-    rounding bound and the omitted left tail ``s_min^a / a`` are added.
+    (:func:`~chainrules.rulesets.special._quadrature.exp_sinh`) are centred on the
+    integrand's peak ``s0``, the positive root of ``s^2 + (z - b + 2) s - (a - 1) z = 0``;
+    the omitted left tail is bounded by ``s_min^a / a``.
     """
     k = a.k
     av, bv = a.v[:, None], b.v[:, None]
@@ -387,29 +373,16 @@ def _u_integral(a: Jet, b: Jet, z: np.ndarray) -> Jet:
     with np.errstate(all="ignore"):
         lin = z - b.v + 2
         s0 = (np.sqrt(lin * lin + 4 * np.maximum(a.v - 1, 0) * z) - lin) / 2
-        s0 = np.where(np.isfinite(s0), np.clip(s0, 1e-2 * np.minimum(1.0, z), None), 1.0)[:, None]
-    s = s0 * _DE_X[None, :]
-    l1 = np.log1p(s / zc)
+        s0 = np.where(np.isfinite(s0), np.clip(s0, 1e-2 * np.minimum(1.0, z), None), 1.0)
+
+    def integrands(s: np.ndarray) -> list[np.ndarray]:
+        l1 = np.log1p(s / zc)
+        f = np.exp((av - 1) * np.log(s) + (bv - av - 1) * l1 - s)
+        return [f, -f * np.log1p(zc / s), f * l1]
+
+    (i0, e0), (ia, ea), (ib, eb) = exp_sinh(integrands, s0, tails=False)
     with np.errstate(all="ignore"):
-        f = (s0 * _DE_W[None, :]) * np.exp((av - 1) * np.log(s) + (bv - av - 1) * l1 - s)
-        fa = -f * np.log1p(zc / s)
-        fb = f * l1
-    out = []
-    for g in (f, fa, fb):
-        fine = np.sum(g, axis=1)
-        coarse = 2 * np.sum(g[:, _DE_COARSE], axis=1)
-        coarser = 4 * np.sum(g[:, _DE_COARSER], axis=1)
-        scale = np.sum(np.abs(g), axis=1)
-        with np.errstate(all="ignore"):
-            d1 = np.log10(np.abs(fine - coarse) / scale)
-            d2 = np.log10(np.abs(coarse - coarser) / scale)
-            asymptotic = (d2 < -3) & (d1 < d2)
-            predicted = np.where(asymptotic, 10 * 10.0 ** (d1 * d1 / d2), 10.0 ** d1) * scale
-        err = np.where(np.isfinite(predicted), predicted, np.where(fine == coarse, 0.0, np.inf)) + 16 * U * scale
-        out.append((fine, err))
-    (i0, e0), (ia, ea), (ib, eb) = out
-    with np.errstate(all="ignore"):
-        smin = s0[:, 0] * _DE_X[0]
+        smin = s0 * exp_sinh_nodes()[0]
         tail = smin ** a.v / a.v * np.maximum(1.0, (1 + smin / z) ** (b.v - a.v - 1))
     e0 = e0 + tail
     ea = ea + tail * (np.abs(np.log(smin)) + 1 / a.v)
