@@ -878,6 +878,21 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.special.carlson': [
+        'scipy.special:elliprc',
+        'scipy.special:elliprd',
+        'scipy.special:elliprf',
+        'scipy.special:elliprg',
+        'scipy.special:elliprj',
+    ],
+    'chainrules.rulesets.special.elliptic': [
+        'scipy.special:ellipe',
+        'scipy.special:ellipeinc',
+        'scipy.special:ellipj',
+        'scipy.special:ellipk',
+        'scipy.special:ellipkinc',
+        'scipy.special:ellipkm1',
+    ],
     'chainrules.rulesets.special.hypergeometric': [
         'scipy.special:hyp0f1',
         'scipy.special:hyp1f1',
