@@ -269,6 +269,32 @@ def test_partial_that_returns_not_implemented_for_some_arguments():
     assert isinstance(unthunk(dk), NotImplementedTangent)
 
 
+def test_no_tangent_partial_marks_an_index_argument():
+    # An order that the function truncates (given as a float or an integer) is an index:
+    # its cotangent is NoTangent() whatever its type, and it never enters a pushforward.
+    def scaled_by_order(n, x):
+        return np.trunc(n) * x
+
+    scalar_rule(scaled_by_order, NoTangent(), lambda n, x: np.trunc(n))
+    for n in (2, 2.0, np.array([1.0, 3.0])):
+        _, pullback = rrule(scaled_by_order, n, np.array([0.5, 1.5]))
+        _, dn, dx = pullback(np.ones(2))
+        assert dn == NoTangent()
+        assert np.allclose(unthunk(dx), np.trunc(n))
+        ydot = frule((NoTangent(), 1.0, np.ones(2)), scaled_by_order, n, np.array([0.5, 1.5]))[1]
+        assert np.allclose(ydot, np.trunc(n))
+    test_rrule(scaled_by_order, 2, np.array([0.5, 1.5]))
+    test_frule(scaled_by_order, 2, np.array([0.5, 1.5]))
+
+    def two_by_order(n, x):
+        return np.trunc(n) * x, x
+
+    scalar_rule(two_by_order, (NoTangent(), lambda n, x: np.trunc(n)), (NoTangent(), ONE))
+    _, pullback = rrule(two_by_order, 2.0, 0.5)
+    _, dn, dx = pullback(Tangent(tuple, 1.0, 1.0))
+    assert dn == NoTangent() and np.isclose(unthunk(dx), 3.0)
+
+
 # ---- non_differentiable -------------------------------------------------------------------------
 def concatenate_strings(a, b):
     return a + b
