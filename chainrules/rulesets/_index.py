@@ -899,6 +899,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:hyp2f1',
         'scipy.special:hyperu',
     ],
+    'chainrules.rulesets.special.lame': [
+        'scipy.special:ellip_harm',
+        'scipy.special:ellip_harm_2',
+        'scipy.special:ellip_normal',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',

@@ -52,7 +52,7 @@ import numpy as np
 import scipy.special as sc
 
 from chainrules.rulesets.special._hypergeometric_jets import hyp0f1_jet, hyp1f1_jet, hyp2f1_jet, hyperu_jet
-from chainrules.rulesets.special._parameter_rules import ParameterPartials, float64, shared_partials
+from chainrules.rulesets.special._parameter_rules import ParameterPartials, float64, parameter, shared_partials
 from chainrules_core import Sample, sample_inputs, scalar_rule
 
 
@@ -81,17 +81,7 @@ def hyperu_z(a: Any, b: Any, z: Any, y: Any, s: ParameterPartials) -> Any:
     return -a * sc.hyperu(a + 1, float64(b) + 1, float64(z))
 
 
-# ---- the parameters -----------------------------------------------------------------------------------
-def _parameter(i: int) -> Any:
-    """The partial in the ``i``-th parameter: from the call's shared :class:`ParameterPartials`."""
-
-    def partial(*args_and_y_and_shared: Any) -> Any:
-        return args_and_y_and_shared[-1].partial(i)
-
-    partial.__name__ = f"parameter_{i}_partial"
-    return partial
-
-
+# ---- the parameters: see _parameter_rules ------------------------------------------------------------
 # Where SciPy's own values are accurate enough (measured against mpmath, relative error
 # below about 1e-12) for extrapolated differences of them to reach 1e-8:
 def _real_argument(*args: Any) -> Any:
@@ -107,13 +97,13 @@ def _moderate_parameters(a: Any, b: Any, c: Any, z: Any) -> Any:
 
 
 # U: SciPy's hyperu has relative errors of 3e-7 (hyperu(0.325, 0.093, 20.1)): no fallback.
-scalar_rule(sc.hyp0f1, _parameter(0), hyp0f1_z,
+scalar_rule(sc.hyp0f1, parameter(0), hyp0f1_z,
             shared=shared_partials(sc.hyp0f1, hyp0f1_jet, (0,), ("v",), fallback=_real_argument))
-scalar_rule(sc.hyp1f1, _parameter(0), _parameter(1), hyp1f1_z,
+scalar_rule(sc.hyp1f1, parameter(0), parameter(1), hyp1f1_z,
             shared=shared_partials(sc.hyp1f1, hyp1f1_jet, (0, 1), ("a", "b"), fallback=_real_argument))
-scalar_rule(sc.hyp2f1, _parameter(0), _parameter(1), _parameter(2), hyp2f1_z,
+scalar_rule(sc.hyp2f1, parameter(0), parameter(1), parameter(2), hyp2f1_z,
             shared=shared_partials(sc.hyp2f1, hyp2f1_jet, (0, 1, 2), ("a", "b", "c"), fallback=_moderate_parameters))
-scalar_rule(sc.hyperu, _parameter(0), _parameter(1), hyperu_z,
+scalar_rule(sc.hyperu, parameter(0), parameter(1), hyperu_z,
             shared=shared_partials(sc.hyperu, hyperu_jet, (0, 1), ("a", "b"), fallback=False))
 
 
