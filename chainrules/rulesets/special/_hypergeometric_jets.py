@@ -50,6 +50,7 @@ next to ``|a|`` and ``|b|``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,13 @@ def best_of(n: int, k: int, candidates: Sequence[Candidate], ratios: Sequence[np
     return result
 
 
-def _variables(*values: np.ndarray) -> list[Jet]:
+def _variables(*values: Any) -> list[Jet]:
+    """Jets of the parameters: given jets as they are (derivatives in the caller's parameters),
+    arrays as the parameters themselves (one direction each)."""
+    if any(isinstance(v, Jet) for v in values):
+        k = next(v.k for v in values if isinstance(v, Jet))
+        n = next(v.v.shape for v in values if isinstance(v, Jet))
+        return [v if isinstance(v, Jet) else Jet.constant(v, k, shape=n) for v in values]
     k = len(values)
     return [Jet.variable(v, i, k) for i, v in enumerate(values)]
 
@@ -138,8 +145,11 @@ def _terms(z: np.ndarray) -> np.ndarray:
 
 
 # ---- 2F1 --------------------------------------------------------------------------------------------
-def hyp2f1_jet(a: np.ndarray, b: np.ndarray, c: np.ndarray, z: np.ndarray) -> Jet:
-    """2F1(a, b; c; z) and its derivatives in (a, b, c) (1-D float64 parameters, real or complex z)."""
+def hyp2f1_jet(a: Any, b: Any, c: Any, z: np.ndarray) -> Jet:
+    """2F1(a, b; c; z) and its derivatives in (a, b, c) (1-D float64 parameters, real or complex z).
+
+    Parameters given as jets are differentiated in the caller's parameters instead.
+    """
     n = z.shape[0]
     A, B, C = _variables(a, b, c)
     z = np.asarray(z)
@@ -148,6 +158,11 @@ def hyp2f1_jet(a: np.ndarray, b: np.ndarray, c: np.ndarray, z: np.ndarray) -> Je
         w = z / (z - 1)
         ratios = [np.abs(z), np.abs(w), np.abs(w), np.abs(1 - z), 1 / np.abs(z), 1 / np.abs(1 - z),
                   np.abs(1 - 1 / z), np.where(z == 1, 0.0, np.inf)]
+        # a numerator parameter that is a non-positive integer and not differentiated ends
+        # the series (a polynomial in z): the direct sum then converges for every z
+        for P in (A, B):
+            if not np.any(P.d != 0):
+                ratios[0] = np.where((P.v <= 0) & (P.v == np.round(P.v)), 0.0, ratios[0])
         if not complex_z:  # for real z > 1 only the terminating series are defined (the cut)
             for i in (3, 4, 5, 6):
                 ratios[i] = np.where(z > 1, np.inf, ratios[i])
@@ -207,17 +222,20 @@ def hyp2f1_jet(a: np.ndarray, b: np.ndarray, c: np.ndarray, z: np.ndarray) -> Je
         s = c_ - a_ - b_
         out = gamma_ratio([c_, s], [c_ - a_, c_ - b_])
         if complex_z:
-            out = out * Jet.constant(np.ones(index.size, np.complex128), 3)
+            out = out * Jet.constant(np.ones(index.size, np.complex128), A.k)
         return out
 
-    return best_of(n, 3, [direct, pfaff_a, pfaff_b, one_minus_z, inverse_z, inverse_one_minus_z,
+    return best_of(n, A.k, [direct, pfaff_a, pfaff_b, one_minus_z, inverse_z, inverse_one_minus_z,
                           one_minus_inverse_z, gauss], ratios,
                    preferred=[True, True, True, False, False, False, False, True], tries=4)
 
 
 # ---- 1F1 and 0F1 ------------------------------------------------------------------------------------
-def hyp1f1_jet(a: np.ndarray, b: np.ndarray, z: np.ndarray) -> Jet:
-    """1F1(a; b; z) and its derivatives in (a, b) (1-D float64 parameters, real or complex z)."""
+def hyp1f1_jet(a: Any, b: Any, z: np.ndarray) -> Jet:
+    """1F1(a; b; z) and its derivatives in (a, b) (1-D float64 parameters, real or complex z).
+
+    Parameters given as jets are differentiated in the caller's parameters instead.
+    """
     n = z.shape[0]
     A, B = _variables(a, b)
     z = np.asarray(z)
@@ -228,12 +246,12 @@ def hyp1f1_jet(a: np.ndarray, b: np.ndarray, z: np.ndarray) -> Jet:
 
     def kummer(index: np.ndarray) -> Jet:
         a_, b_, z_ = A.take(index), B.take(index), z[index]
-        return Jet.constant(np.exp(z_), 2, FUNCTION_ERROR * np.abs(np.exp(z_)) * (1 + np.abs(z_))) * pfq_jet(
+        return Jet.constant(np.exp(z_), A.k, FUNCTION_ERROR * np.abs(np.exp(z_)) * (1 + np.abs(z_))) * pfq_jet(
             [b_ - a_], [b_], -z_, budget[index])
 
     left = np.real(z) < 0
     ratios = [np.where(left, 0.5, 0.0), np.where(left, 0.0, 0.5)]
-    return best_of(n, 2, [direct, kummer], ratios, tries=2)
+    return best_of(n, A.k, [direct, kummer], ratios, tries=2)
 
 
 FUNCTION_ERROR = 8 * U

@@ -79,6 +79,10 @@ def pfq_jet(a: list[Jet], b: list[Jet], z: Any, max_terms: int | Any = 2000) -> 
     n = z.shape[0]
     cdtype = np.result_type(z.dtype, np.float64)
     m = p + q
+    # parameters that do not depend on the caller's (an integer degree held fixed) are not
+    # differentiated: their derivative series would only delay convergence (it does not
+    # terminate with a terminating series)
+    needed = np.array([bool(np.any(x.d != 0)) for x in list(a) + list(b)], dtype=bool)
     value = np.zeros(n, cdtype)
     deriv = np.zeros((m, n), cdtype)
     abs_value = np.zeros(n)
@@ -127,8 +131,9 @@ def pfq_jet(a: list[Jet], b: list[Jet], z: Any, max_terms: int | Any = 2000) -> 
             ar = np.abs(r)
             aT = np.abs(T)
             for i in range(m):
-                Ud[i] = Ud[i] * r + T * dr[i]
-                Ua[i] = Ua[i] * ar + aT * np.abs(dr[i])
+                if needed[i]:
+                    Ud[i] = Ud[i] * r + T * dr[i]
+                    Ua[i] = Ua[i] * ar + aT * np.abs(dr[i])
             T = T * r
             k += 1
             aT = np.abs(T)
@@ -148,7 +153,12 @@ def pfq_jet(a: list[Jet], b: list[Jet], z: Any, max_terms: int | Any = 2000) -> 
             tail_T = aT * q1
             g = np.stack([1.0 / np.abs(x) for x in fac]) if m else np.zeros((0, idx.size))
             tail_U = q1 * (Ua + np.where(aT == 0, 0.0, aT * g) / (1 - rho))
-            done = ok & (tail_T <= U * A0) & np.all(tail_U <= U * np.maximum(AU0, 1e-300), axis=0)
+            # a terminating series (T and every needed derivative term exactly zero) is done
+            terminated = (aT == 0) & np.all(Ua[needed] == 0, axis=0)
+            tail_T = np.where(terminated, 0.0, tail_T)
+            tail_U = np.where(terminated, 0.0, tail_U)
+            done = terminated | (ok & (tail_T <= U * A0)
+                                 & np.all(tail_U[needed] <= U * np.maximum(AU0[needed], 1e-300), axis=0))
             # non-finite sums will not converge: stop them (their bound stays infinite)
             bad = ~np.isfinite(S) | ~np.all(np.isfinite(D), axis=0)
             over = k >= lim
@@ -174,7 +184,11 @@ def pfq_jet(a: list[Jet], b: list[Jet], z: Any, max_terms: int | Any = 2000) -> 
     d = np.zeros((k_out, n), cdtype)
     ed_out = np.zeros((k_out, n))
     ev_out = err_value.copy()
+    err_deriv[~needed] = 0.0
     for i, x in enumerate(list(a) + list(b)):
+        if not needed[i]:
+            ev_out = ev_out + np.abs(deriv[i]) * x.ev
+            continue
         d = d + deriv[i] * x.d
         ed_out = ed_out + err_deriv[i] * np.abs(x.d) + np.abs(deriv[i]) * x.ed
         ev_out = ev_out + np.abs(deriv[i]) * x.ev

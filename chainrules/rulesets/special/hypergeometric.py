@@ -142,7 +142,8 @@ def _hyp2f1_samples(rng: np.random.Generator) -> Any:
     # at z = 1 (Gauss's sum) finite differences in z would cross the cut: z is an integer (not differentiated)
     yield Sample(0.5, 0.25, 2.0, 1, label="z = 1 (Gauss's sum)")
     yield Sample(-2.0, 1.5, 3.0, np.array([0.5, -4.0]), label="a a non-positive integer (a polynomial)")
-    yield Sample(0.5, 1.5, 2.5, np.array([0.3 + 0.4j, 2.0 - 1.0j, -3.0 + 2.0j, 0.9 + 0.1j]), label="complex z")
+    # (not at an integer a - b, where SciPy's complex 2F1 loses digits near by: finite differences suffer)
+    yield Sample(0.5, 1.25, 2.5, np.array([0.3 + 0.4j, 2.0 - 1.0j, -3.0 + 2.0j, 0.9 + 0.1j]), label="complex z")
 
 
 @sample_inputs(sc.hyperu)

@@ -58,7 +58,7 @@ HYP2F1_REGIMES = {
     "a a negative integer": (-2.0, 1.5, 3.0, -4.0),
     "negative c": (0.5, 1.5, -1.5, 0.4),
     "complex z near exp(i pi/3)": (0.5, 0.3, 1.2, 0.5 + 0.8j),
-    "complex z, |z| > 1": (0.5, 1.5, 2.5, -3.0 + 2.0j),
+    "complex z, |z| > 1": (0.5, 1.25, 2.5, -3.0 + 2.0j),
 }
 
 
