@@ -905,6 +905,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:ellip_normal',
     ],
     'chainrules.rulesets.special.orthogonal_polynomials': [
+        'scipy.special:assoc_laguerre',
         'scipy.special:eval_chebyc',
         'scipy.special:eval_chebys',
         'scipy.special:eval_chebyt',

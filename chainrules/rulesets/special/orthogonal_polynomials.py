@@ -3,7 +3,7 @@
 ``eval_legendre``, ``eval_chebyt``, ``eval_chebyu``, ``eval_chebyc``, ``eval_chebys``,
 ``eval_jacobi``, ``eval_gegenbauer``, ``eval_genlaguerre``, ``eval_laguerre``,
 ``eval_hermite``, ``eval_hermitenorm``, ``eval_sh_legendre``, ``eval_sh_chebyt``,
-``eval_sh_chebyu``, ``eval_sh_jacobi``.
+``eval_sh_chebyu``, ``eval_sh_jacobi``, and ``assoc_laguerre(x, n, k)`` (``eval_genlaguerre(n, k, x)``).
 
 An integer degree ``n`` (a Python or NumPy integer) is an index: ``NoTangent()``. A float
 degree is a real degree: SciPy continues the polynomials through the hypergeometric
@@ -62,7 +62,18 @@ import scipy.special as sc
 from chainrules.rulesets.special._hypergeometric_jets import hyp1f1_jet, hyp2f1_jet
 from chainrules.rulesets.special._jet import Jet, gamma_ratio
 from chainrules.rulesets.special._parameter_rules import float64, parameter, shared_partials
-from chainrules_core import NoTangent, Sample, sample_inputs, scalar_rule
+from chainrules_core import (
+    NoTangent,
+    Sample,
+    Varargs,
+    ZeroTangent,
+    frule,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    scalar_rule,
+)
+from chainrules_core.scalar_rules import NUMERIC
 
 
 # ---- the jets -------------------------------------------------------------------------------------------
@@ -444,6 +455,32 @@ scalar_rule(sc.eval_hermite, NoTangent(), hermite_x)
 scalar_rule(sc.eval_hermitenorm, NoTangent(), hermitenorm_x)
 
 
+# assoc_laguerre(x, n, k=0.0) is eval_genlaguerre(n, k, x): its rules are those, reordered
+@rrule.register(sc.assoc_laguerre, NUMERIC, NUMERIC, Varargs(NUMERIC))
+def assoc_laguerre_rrule(x: Any, n: Any, *k: Any, **keywords: Any) -> Any:
+    """``eval_genlaguerre(n, k, x)`` with the arguments in ``assoc_laguerre``'s order."""
+    order = k[0] if k else keywords.pop("k", 0.0)
+    if keywords:
+        raise TypeError(f"scipy.special.assoc_laguerre: unexpected keyword arguments {sorted(keywords)}")
+    y, pullback = rrule(sc.eval_genlaguerre, n, order, x)
+
+    def assoc_laguerre_pullback(dy: Any) -> tuple[Any, ...]:
+        df, dn, dk, dx = pullback(read_cotangent(dy, y, sc.assoc_laguerre))
+        return (df, dx, dn, dk) if k else (df, dx, dn)
+
+    return y, assoc_laguerre_pullback
+
+
+@frule.register(sc.assoc_laguerre, NUMERIC, NUMERIC, Varargs(NUMERIC))
+def assoc_laguerre_frule(tangents: Any, x: Any, n: Any, *k: Any, **keywords: Any) -> Any:
+    """Pushforward of ``assoc_laguerre`` through ``eval_genlaguerre``'s."""
+    order = k[0] if k else keywords.pop("k", 0.0)
+    if keywords:
+        raise TypeError(f"scipy.special.assoc_laguerre: unexpected keyword arguments {sorted(keywords)}")
+    dk = tangents[3] if k else ZeroTangent()
+    return frule((tangents[0], tangents[2], dk, tangents[1]), sc.eval_genlaguerre, n, order, x)
+
+
 # ---- samples -----------------------------------------------------------------------------------------------------
 _X = np.array([-0.7, 0.2, 0.95, 1.6])
 
@@ -472,6 +509,13 @@ def _scaled_samples(rng: np.random.Generator) -> Any:
     yield Sample(np.array([0.5, 2.0, 2.7, 4.25]), np.array([-1.2, 0.4, 1.8, 2.9]), label="real degrees")
     yield Sample(np.array([0.5, 2.0], np.float32), np.array([0.6, 1.6], np.float32), label="float32")
     yield Sample(3, np.array([0.6 + 0.4j, -1.0 + 0.2j]), label="complex x")
+
+
+@sample_inputs(sc.assoc_laguerre)
+def _assoc_laguerre_samples(rng: np.random.Generator) -> Any:
+    yield Sample(np.array([0.2, 1.5, 7.0]), 3, 1.5, label="integer degree")
+    yield Sample(np.array([0.2, 1.5, 7.0]), 2.5, fkwargs={"k": 0.75}, label="real degree, k by keyword")
+    yield Sample(np.array([0.2, 1.5]), 4, label="k omitted")
 
 
 @sample_inputs(sc.eval_hermite, sc.eval_hermitenorm)
