@@ -35,7 +35,7 @@ forward mode with error bounds: stable, and exact for every ``x``. Chebyshev's r
 derivatives are closed forms: ``dT/dn = -t sin(n t)``, ``dU/dn = t cos((n+1) t) / sin t``
 with ``t = arccos x`` (complex past ``x = 1``, giving the ``cosh`` forms). Where a bound
 exceeds ``1e-9`` of the derivative, extrapolated differences of SciPy's function are used
-where SciPy is accurate (real ``x``, parameters and degree at most 5 in size), and
+where SciPy is accurate (real ``x``, hypergeometric parameters at most 5 in size), and
 otherwise the cotangent is ``not_implemented`` (near ``x = -1`` with a non-integer degree,
 where the functions have logarithmic singularities).
 
@@ -292,14 +292,36 @@ def chebyu_n(n: Any, x: Any) -> Any:
 
 
 # ---- the rules ------------------------------------------------------------------------------------------------
-def _moderate(*args: Any) -> Any:
-    """Where SciPy's values are accurate enough to difference: real x, parameters within 5."""
-    x = args[-1]
-    return (np.imag(x) == 0) & np.all([np.abs(a) <= 5 for a in args[:-1]], axis=0)
+def _within(x: Any, *parameters: Any) -> Any:
+    """Real ``x`` and every hypergeometric parameter at most 5 in size: where SciPy's 2F1 (and so
+    its real-degree polynomials) is accurate to about ``1e-10`` (measured against mpmath; beyond,
+    it loses digits near ``x = -1``: ``2F1(-1.075, 8.075; 4; 0.935)`` is off by 35%)."""
+    return (np.imag(x) == 0) & np.all([np.abs(q) <= 5 for q in parameters], axis=0)
+
+
+def _jacobi_accurate(n: Any, a: Any, b: Any, x: Any) -> Any:
+    return _within(x, n, n + a + b + 1, a + 1)
+
+
+def _sh_jacobi_accurate(n: Any, p: Any, q: Any, x: Any) -> Any:
+    return _within(x, n, n + p, p - q + 1)
+
+
+def _gegenbauer_accurate(n: Any, a: Any, x: Any) -> Any:
+    return _within(x, n, n + 2 * a, a + 0.5)
+
+
+def _legendre_accurate(n: Any, x: Any) -> Any:
+    return _within(x, n, n + 1)
+
+
+def _laguerre_accurate(n: Any, *rest: Any) -> Any:
+    """SciPy's 1F1 at real arguments (Boost) is accurate to about ``1e-13``."""
+    return (np.imag(rest[-1]) == 0) & np.all([np.abs(q) <= 10 for q in (n, *rest[:-1])], axis=0)
 
 
 def _rule(f: Any, x_partial: Callable[..., Any], jet_fn: Callable[..., Any] | None, names: tuple[str, ...],
-          n_partial: Any = None) -> None:
+          n_partial: Any = None, accurate: Callable[..., Any] | None = None) -> None:
     """Register ``f(n, *params, x)``: the degree and parameters from the jet, ``x`` in closed form."""
     nparams = len(names)
 
@@ -314,7 +336,8 @@ def _rule(f: Any, x_partial: Callable[..., Any], jet_fn: Callable[..., Any] | No
     else:
         partials = [parameter(i) for i in range(nparams)]
     if jet_fn is not None:
-        shared: Callable[..., Any] = shared_partials(f, jet_fn, tuple(range(nparams)), names, fallback=_moderate)
+        shared: Callable[..., Any] = shared_partials(f, jet_fn, tuple(range(nparams)), names,
+                                                     fallback=accurate if accurate is not None else False)
     else:
         def shared(*args_and_y: Any) -> None:
             return None
@@ -438,13 +461,15 @@ def sh_chebyu_n(n: Any, x: Any) -> Any:
     return chebyu_n(n, 2 * float64(x) - 1)
 
 
-_rule(sc.eval_jacobi, jacobi_x, _jet_with_degree(jacobi_jet), ("n", "alpha", "beta"))
-_rule(sc.eval_sh_jacobi, sh_jacobi_x, _jet_with_degree(sh_jacobi_jet), ("n", "p", "q"))
-_rule(sc.eval_gegenbauer, gegenbauer_x, _jet_with_degree(gegenbauer_jet), ("n", "alpha"))
-_rule(sc.eval_genlaguerre, genlaguerre_x, _jet_with_degree(genlaguerre_jet), ("n", "alpha"))
-_rule(sc.eval_laguerre, laguerre_x, laguerre_jet, ("n",))
-_rule(sc.eval_legendre, legendre_x, legendre_jet, ("n",))
-_rule(sc.eval_sh_legendre, sh_legendre_x, sh_legendre_jet, ("n",))
+_rule(sc.eval_jacobi, jacobi_x, _jet_with_degree(jacobi_jet), ("n", "alpha", "beta"), accurate=_jacobi_accurate)
+_rule(sc.eval_sh_jacobi, sh_jacobi_x, _jet_with_degree(sh_jacobi_jet), ("n", "p", "q"), accurate=_sh_jacobi_accurate)
+_rule(sc.eval_gegenbauer, gegenbauer_x, _jet_with_degree(gegenbauer_jet), ("n", "alpha"),
+      accurate=_gegenbauer_accurate)
+_rule(sc.eval_genlaguerre, genlaguerre_x, _jet_with_degree(genlaguerre_jet), ("n", "alpha"),
+      accurate=_laguerre_accurate)
+_rule(sc.eval_laguerre, laguerre_x, laguerre_jet, ("n",), accurate=_laguerre_accurate)
+_rule(sc.eval_legendre, legendre_x, legendre_jet, ("n",), accurate=_legendre_accurate)
+_rule(sc.eval_sh_legendre, sh_legendre_x, sh_legendre_jet, ("n",), accurate=_legendre_accurate)
 _rule(sc.eval_chebyt, chebyt_x, None, ("n",), n_partial=chebyt_n)
 _rule(sc.eval_chebyu, chebyu_x, None, ("n",), n_partial=chebyu_n)
 _rule(sc.eval_chebyc, chebyc_x, None, ("n",), n_partial=chebyc_n)
