@@ -917,6 +917,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:sph_legendre_p',
         'scipy.special:sph_legendre_p_all',
     ],
+    'chainrules.rulesets.special.mathieu': [
+        'scipy.special:mathieu_a',
+        'scipy.special:mathieu_b',
+        'scipy.special:mathieu_cem',
+        'scipy.special:mathieu_even_coef',
+        'scipy.special:mathieu_modcem1',
+        'scipy.special:mathieu_modcem2',
+        'scipy.special:mathieu_modsem1',
+        'scipy.special:mathieu_modsem2',
+        'scipy.special:mathieu_odd_coef',
+        'scipy.special:mathieu_sem',
+    ],
     'chainrules.rulesets.special.orthogonal_polynomials': [
         'scipy.special:assoc_laguerre',
         'scipy.special:eval_chebyc',
