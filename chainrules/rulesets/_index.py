@@ -947,6 +947,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:eval_sh_jacobi',
         'scipy.special:eval_sh_legendre',
     ],
+    'chainrules.rulesets.special.parabolic_cylinder': [
+        'scipy.special:pbdn_seq',
+        'scipy.special:pbdv',
+        'scipy.special:pbdv_seq',
+        'scipy.special:pbvv',
+        'scipy.special:pbvv_seq',
+        'scipy.special:pbwa',
+    ],
     'chainrules.rulesets.special.spheroidal': [
         'scipy.special:obl_ang1',
         'scipy.special:obl_ang1_cv',

@@ -458,8 +458,11 @@ def _u_recurrence(a: Jet, b: Jet, z: np.ndarray, max_steps: int = 60) -> Jet:
     return out
 
 
-def hyperu_jet(a: np.ndarray, b: np.ndarray, z: np.ndarray) -> Jet:
-    """U(a, b, z) and its derivatives in (a, b) (1-D float64 arrays, ``z > 0``)."""
+def hyperu_jet(a: Any, b: Any, z: np.ndarray) -> Jet:
+    """U(a, b, z) and its derivatives in (a, b) (1-D float64 arrays, ``z > 0``).
+
+    Parameters given as jets are differentiated in the caller's parameters instead.
+    """
     n = z.shape[0]
     A, B = _variables(a, b)
     budget = _terms(z)
@@ -477,6 +480,6 @@ def hyperu_jet(a: np.ndarray, b: np.ndarray, z: np.ndarray) -> Jet:
         return _asymptotic_u(A.take(index), B.take(index), z[index])
 
     with np.errstate(all="ignore"):
-        size = np.abs(a) + np.abs(a - b + 1) + 1
+        size = np.abs(A.v) + np.abs(A.v - B.v + 1) + 1
         ratios = [np.minimum(z / 4, 0.9), np.full(n, 0.5), np.minimum(4 * size / z, 0.9)]
-    return best_of(n, 2, [kummer_pair, integral, asymptotic], ratios, tries=3)
+    return best_of(n, A.k, [kummer_pair, integral, asymptotic], ratios, tries=3)
