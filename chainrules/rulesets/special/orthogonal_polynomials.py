@@ -82,9 +82,10 @@ def _integer_valued(n: np.ndarray) -> np.ndarray:
 
 
 def _jacobi_recurrence(n: np.ndarray, A: Jet, B: Jet, x: Any) -> Jet:
-    """``P^(a,b)_n(x)`` for integer ``n >= 0`` by DLMF 18.9.2, as a jet in the parameters of ``A``, ``B``."""
+    """``P^(a,b)_n(x)`` for integer ``n >= 0`` by DLMF 18.9.2, as a jet in the parameters of ``A``, ``B``
+    (and of ``x``, if it is a jet)."""
     k = A.k
-    X = Jet.constant(x, k, shape=A.v.shape)
+    X = x if isinstance(x, Jet) else Jet.constant(x, k, shape=A.v.shape)
     p0 = Jet.constant(np.ones(A.v.shape, dtype=X.v.dtype), k)
     p1 = (A + 1) + (A + B + 2) * (X - 1) * 0.5
     out = Jet(np.where(n == 0, p0.v, p1.v), np.where(n == 0, p0.d, p1.d), np.where(n == 0, p0.ev, p1.ev),
@@ -103,7 +104,7 @@ def _jacobi_recurrence(n: np.ndarray, A: Jet, B: Jet, x: Any) -> Jet:
 def _gegenbauer_recurrence(n: np.ndarray, A: Jet, x: Any) -> Jet:
     """``C^(a)_n(x)`` for integer ``n >= 0``: ``(j+1) C_(j+1) = 2 (j+a) x C_j - (j+2a-1) C_(j-1)`` (DLMF 18.9.1)."""
     k = A.k
-    X = Jet.constant(x, k, shape=A.v.shape)
+    X = x if isinstance(x, Jet) else Jet.constant(x, k, shape=A.v.shape)
     p0 = Jet.constant(np.ones(A.v.shape, dtype=X.v.dtype), k)
     p1 = 2 * A * X
     out = _select(n == 0, p0, p1)
@@ -117,7 +118,7 @@ def _gegenbauer_recurrence(n: np.ndarray, A: Jet, x: Any) -> Jet:
 def _laguerre_recurrence(n: np.ndarray, A: Jet, x: Any) -> Jet:
     """``L^(a)_n(x)`` for integer ``n >= 0``: ``(j+1) L_(j+1) = (2j+a+1-x) L_j - (j+a) L_(j-1)`` (DLMF 18.9.1)."""
     k = A.k
-    X = Jet.constant(x, k, shape=A.v.shape)
+    X = x if isinstance(x, Jet) else Jet.constant(x, k, shape=A.v.shape)
     p0 = Jet.constant(np.ones(A.v.shape, dtype=X.v.dtype), k)
     p1 = (A + 1) - X
     out = _select(n == 0, p0, p1)
