@@ -96,7 +96,10 @@ class ParameterPartials:
         self._done: dict[int, Any] = {}
 
     def _evaluate(self) -> None:
-        flat = np.broadcast_arrays(*(float64(a) for a in self.args), float64(self.y))
+        # integer arguments (degrees, orders: indices) stay integers, so a jet function can
+        # tell an integer degree from a real one
+        flat = np.broadcast_arrays(*(a if a.dtype.kind in "iu" else float64(a) for a in map(np.asarray, self.args)),
+                                   float64(self.y))
         self.shape = flat[0].shape
         self.flat = [x.ravel() for x in flat[:-1]]
         self.y_flat = flat[-1].ravel()

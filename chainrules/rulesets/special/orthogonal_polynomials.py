@@ -132,6 +132,66 @@ def _laguerre_recurrence(n: np.ndarray, A: Jet, x: Any) -> Jet:
 _EXTENDED = np.finfo(np.longdouble).eps < np.finfo(np.float64).eps / 100
 
 
+def _jacobi_dual(n: np.ndarray, a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    """``P^(a,b)_n(x)`` and its derivatives in ``(a, b)`` by DLMF 18.9.2, in the arrays' precision."""
+    one = np.ones_like(x * a)
+    p0, d0 = one, np.zeros((2, *one.shape), dtype=one.dtype)
+    p1 = (a + 1) + (a + b + 2) * (x - 1) / 2
+    d1 = np.stack([one + (x - 1) / 2, (x - 1) / 2 * one])
+    out, dout = np.where(n == 0, p0, p1), np.where(n == 0, d0, d1)
+    for j in range(1, int(np.max(n, initial=0))):
+        c = a + b + 2 * j
+        inner = (c + 2) * c * x + a * a - b * b
+        big_a = (c + 1) * inner
+        big_b = 2 * (j + a) * (j + b) * (c + 2)
+        den = 2 * (j + 1) * (a + b + j + 1) * c
+        p2 = (big_a * p1 - big_b * p0) / den
+        da = inner + (c + 1) * ((2 * c + 2) * x + 2 * a)
+        db = inner + (c + 1) * ((2 * c + 2) * x - 2 * b)
+        dba = 2 * (j + b) * (c + 2 + j + a)
+        dbb = 2 * (j + a) * (c + 2 + j + b)
+        dden = 2 * (j + 1) * (c + a + b + j + 1)
+        d2 = np.stack([(da * p1 + big_a * d1[0] - dba * p0 - big_b * d0[0] - p2 * dden) / den,
+                       (db * p1 + big_a * d1[1] - dbb * p0 - big_b * d0[1] - p2 * dden) / den])
+        live = n == j + 1
+        out, dout = np.where(live, p2, out), np.where(live, d2, dout)
+        p0, p1, d0, d1 = p1, p2, d1, d2
+    return out, dout
+
+
+def _gegenbauer_dual(n: np.ndarray, a: Any, x: Any) -> tuple[Any, Any]:
+    """``C^(a)_n(x)`` and its derivative in ``a`` (DLMF 18.9.1), in the arrays' precision."""
+    one = np.ones_like(x * a)
+    p0, d0 = one, np.zeros((1, *one.shape), dtype=one.dtype)
+    p1, d1 = 2 * a * x, (2 * x * one)[None]
+    out, dout = np.where(n == 0, p0, p1), np.where(n == 0, d0, d1)
+    for j in range(1, int(np.max(n, initial=0))):
+        p2 = (2 * (j + a) * x * p1 - (j + 2 * a - 1) * p0) / (j + 1)
+        d2 = (2 * x * p1 + 2 * (j + a) * x * d1 - 2 * p0 - (j + 2 * a - 1) * d0) / (j + 1)
+        live = n == j + 1
+        out, dout = np.where(live, p2, out), np.where(live, d2, dout)
+        p0, p1, d0, d1 = p1, p2, d1, d2
+    return out, dout
+
+
+def _laguerre_dual(n: np.ndarray, a: Any, x: Any) -> tuple[Any, Any]:
+    """``L^(a)_n(x)`` and its derivative in ``a`` (DLMF 18.9.1), in the arrays' precision."""
+    one = np.ones_like(x * a)
+    p0, d0 = one, np.zeros((1, *one.shape), dtype=one.dtype)
+    p1, d1 = (a + 1) - x, one[None]
+    out, dout = np.where(n == 0, p0, p1), np.where(n == 0, d0, d1)
+    for j in range(1, int(np.max(n, initial=0))):
+        p2 = ((2 * j + a + 1 - x) * p1 - (j + a) * p0) / (j + 1)
+        d2 = (p1 + (2 * j + a + 1 - x) * d1 - p0 - (j + a) * d0) / (j + 1)
+        live = n == j + 1
+        out, dout = np.where(live, p2, out), np.where(live, d2, dout)
+        p0, p1, d0, d1 = p1, p2, d1, d2
+    return out, dout
+
+
+_DUALS = {}  # filled below: the jet recurrence -> its plain (value, derivatives) twin
+
+
 def _checked_recurrence(recurrence: Callable[..., Jet], n: np.ndarray, params: list[np.ndarray], x: np.ndarray,
                         k: int) -> Jet:
     """The recurrence's jet (parameters ``1..k-1``), with an error estimate from a second run in extended precision.
@@ -140,23 +200,28 @@ def _checked_recurrence(recurrence: Callable[..., Jet], n: np.ndarray, params: l
     solution of the recurrence with absolute coefficients, far above the actual errors
     of the stable forward recurrence in the oscillatory region (Gautschi, *SIAM Review* 9
     (1967) 24). Where ``long double`` is wider than ``double`` (x86), the recurrence is
-    run in both: the extended result is returned, and twice the difference bounds the
-    error of the double one (so, with a margin of about 2000, that of the extended one).
-    Elsewhere the running bounds are kept.
+    run in both (its plain twin: values and derivatives, without the bounds): the extended
+    result is returned, and twice the difference bounds the error of the double one (so,
+    with a margin of about 2000, that of the extended one). Elsewhere the jets' running
+    bounds are kept.
     """
-    def run(dtype: Any) -> Jet:
-        P = [Jet.variable(np.asarray(p, dtype=dtype), i + 1, k) for i, p in enumerate(params)]
-        return recurrence(n, *P, np.asarray(x, dtype=np.result_type(x, dtype)))
-
-    double = run(np.float64)
     if not _EXTENDED:
-        return double
-    wide = run(np.longdouble)
+        P = [Jet.variable(np.asarray(p, dtype=np.float64), i + 1, k) for i, p in enumerate(params)]
+        return recurrence(n, *P, x)
+    dual = _DUALS[recurrence]
     dtype = np.result_type(x, np.float64)
-    v, d = wide.v.astype(dtype), wide.d.astype(dtype)
-    ev = 2 * np.abs(double.v - v).astype(np.float64) + 2 ** -53 * np.abs(v)
-    ed = 2 * np.abs(double.d - d).astype(np.float64) + 2 ** -53 * np.abs(d)
-    return Jet(v, d, ev, ed)
+    v64, d64 = dual(n, *(np.asarray(p, dtype=np.float64) for p in params), x)
+    wide = np.result_type(x, np.longdouble)
+    vw, dw = dual(n, *(np.asarray(p, dtype=np.longdouble) for p in params), np.asarray(x, dtype=wide))
+    v, d = vw.astype(dtype), dw.astype(dtype)
+    ev = 2 * np.abs(v64 - v).astype(np.float64) + 2 ** -53 * np.abs(v)
+    ed = 2 * np.abs(d64 - d).astype(np.float64) + 2 ** -53 * np.abs(d)
+    zero = np.zeros((1, *v.shape), dtype=dtype)
+    return Jet(v, np.concatenate([zero, d]), ev, np.concatenate([np.zeros((1, *v.shape)), ed]))
+
+
+_DUALS.update({_jacobi_recurrence: _jacobi_dual, _gegenbauer_recurrence: _gegenbauer_dual,
+               _laguerre_recurrence: _laguerre_dual})
 
 
 def _select(mask: np.ndarray, a: Jet, b: Jet) -> Jet:
