@@ -189,7 +189,7 @@ def _laguerre_dual(n: np.ndarray, a: Any, x: Any) -> tuple[Any, Any]:
     return out, dout
 
 
-_DUALS = {}  # filled below: the jet recurrence -> its plain (value, derivatives) twin
+_DUALS: dict[Any, Callable[..., tuple[Any, Any]]] = {}  # the jet recurrence -> its plain (value, derivatives) twin
 
 
 def _checked_recurrence(recurrence: Callable[..., Jet], n: np.ndarray, params: list[np.ndarray], x: np.ndarray,
