@@ -192,8 +192,8 @@ _coefficient_rules(sc.mathieu_odd_coef, False)
 
 
 # ---- ce and se -------------------------------------------------------------------------------------------
-def _angular_q(m: float, q: float, x_degrees: float, even: bool) -> tuple[float, float]:
-    """``d/dq`` of ``(f, df/dx)`` for ``f = ce_m`` (``even``) or ``se_m`` at one point."""
+def _angular_q(m: float, q: float, x_degrees: np.ndarray, even: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``d/dq`` of ``(f, df/dx)`` for ``f = ce_m`` (``even``) or ``se_m`` at the points ``x_degrees``."""
     mi = int(m)
     if q < 0:  # DLMF 28.2.34-37: f(x, -q) = (-1)^n g(pi/2 - x, q), g the partner class
         n = mi // 2 if (mi % 2 == 0) == even else (mi - 1) // 2
@@ -205,23 +205,40 @@ def _angular_q(m: float, q: float, x_degrees: float, even: bool) -> tuple[float,
         return -sign * dv, sign * dd
     coef, _, dcoef, _ = _coefficients(mi, q, even)
     k = _wavenumbers(_kind(mi, even), coef.size)
-    x = x_degrees * _DEGREE
+    phase = np.multiply.outer(x_degrees * _DEGREE, k)
     if even:
-        return float(np.sum(dcoef * np.cos(k * x))), float(-np.sum(k * dcoef * np.sin(k * x)))
-    return float(np.sum(dcoef * np.sin(k * x))), float(np.sum(k * dcoef * np.cos(k * x)))
+        return np.cos(phase) @ dcoef, -(np.sin(phase) @ (k * dcoef))
+    return np.sin(phase) @ dcoef, np.cos(phase) @ (k * dcoef)
+
+
+class _AngularQ:
+    """``d/dq`` of both outputs of ``ce``/``se`` at one call: one eigenproblem per distinct ``(m, q)``."""
+
+    __slots__ = ("even", "key", "value")
+
+    def __init__(self, even: bool) -> None:
+        self.even = even
+        self.key: Any = None
+        self.value: Any = None
+
+    def __call__(self, m: Any, q: Any, x: Any, ys: Any) -> tuple[Any, Any]:
+        if self.key is ys:
+            return self.value
+        m, q, x = (np.ravel(t) for t in np.broadcast_arrays(float64(m), float64(q), float64(x)))
+        shape = np.broadcast_shapes(*(np.shape(t) for t in ys))
+        value, slope = np.full(m.shape, np.nan), np.full(m.shape, np.nan)
+        valid = np.isfinite(q) & np.isfinite(x) & (m >= 0) & (m == np.round(m))
+        pairs = np.stack([m, q], axis=1)
+        for mi, qi in {(float(a), float(b)) for a, b in pairs[valid]}:
+            index = np.flatnonzero(valid & (m == mi) & (q == qi))
+            value[index], slope[index] = _angular_q(mi, qi, x[index], self.even)
+        self.key, self.value = ys, (value.reshape(shape)[()], slope.reshape(shape)[()])
+        return self.value
 
 
 def _angular_rule(f: Any, even: bool) -> None:
     characteristic = sc.mathieu_a if even else sc.mathieu_b
-
-    def q_partials(m: Any, q: Any, x: Any, ys: Any) -> tuple[Any, Any]:
-        m, q, x = np.broadcast_arrays(float64(m), float64(q), float64(x))
-        value, slope = np.full(m.shape, np.nan), np.full(m.shape, np.nan)
-        for index in np.ndindex(m.shape):
-            mi, qi, xi = float(m[index]), float(q[index]), float(x[index])
-            if np.isfinite(qi) and np.isfinite(xi) and mi >= 0 and mi == round(mi):
-                value[index], slope[index] = _angular_q(mi, qi, xi, even)
-        return value, slope
+    q_partials = _AngularQ(even)
 
     def value_q(m: Any, q: Any, x: Any, ys: Any) -> Any:
         return q_partials(m, q, x, ys)[0]

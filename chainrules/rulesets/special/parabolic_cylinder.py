@@ -109,8 +109,10 @@ def pbd_jet(v: Jet, x: np.ndarray) -> Jet:
         e = Jet.constant(np.exp(-xx * xx / 4), v.k, error=4 * 2.0 ** -53 * np.exp(-xx * xx / 4) * (1 + xx * xx))
         return power(np.full(index.size, 2.0), vv * 0.5) * e * hyperu_jet(vv * -0.5, half, xx * xx / 2)
 
+    # The Kummer form cancels like exp(x^2/2) where D_v is recessive (x > 0): to 1e-11 at x = 5;
+    # beyond, Tricomi's function takes over first.
     with np.errstate(all="ignore"):
-        ratios = [np.full(n, 0.5), np.where(x > 0, np.where(x > 2, 0.1, 0.6), np.inf)]
+        ratios = [np.where(x <= 5, 0.1, 0.9), np.where(x > 0, np.where(x > 5, 0.05, 0.95), np.inf)]
     return best_of(n, v.k, [kummer, tricomi], ratios, tries=2)
 
 
