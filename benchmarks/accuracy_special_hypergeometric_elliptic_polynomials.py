@@ -29,13 +29,16 @@ import scipy.special as sc
 
 import chainrules  # noqa: F401  (registers the rules)
 from chainrules import frule
-from chainrules_core import NoTangent, NotImplementedTangent
+from chainrules_core import NoTangent, NotImplementedTangent, ZeroTangent
 
 mpmath.mp.dps = 30
 
 
 def _ours(f: Callable[..., Any], point: tuple[Any, ...], i: int, output: int | None) -> Any:
-    tangents: list[Any] = [NoTangent()] + [0.0 if isinstance(p, float | complex) else NoTangent() for p in point]
+    # the other arguments get structural zeros: a not-implemented derivative in one of them
+    # must not hide this one (a numeric 0.0 tangent still asks for its partial)
+    tangents: list[Any] = [NoTangent()] + [ZeroTangent() if isinstance(p, float | complex) else NoTangent()
+                                           for p in point]
     tangents[i + 1] = 1.0
     d = frule(tuple(tangents), f, *point)[1]
     if output is not None and not isinstance(d, NotImplementedTangent):
