@@ -29,9 +29,9 @@ def test_pbwa():
 
 
 @pytest.mark.parametrize("f, points", [
-    (sc.pbdv, [(1.3, 0.7), (-2.4, -3.0), (2.0, 3.5), (4.5, 8.0), (-0.5, 0.0)]),
-    (sc.pbvv, [(1.3, 0.7), (-2.4, -3.0), (2.0, 3.5), (4.5, 8.0)]),
-    (sc.pbwa, [(1.0, 0.7), (-3.5, -2.0), (2.0, 4.5)]),
+    (sc.pbdv, [(1.3, 0.7), (-2.4, -3.0), (4.5, 8.0)]),
+    (sc.pbvv, [(1.3, 0.7), (2.0, 3.5)]),
+    (sc.pbwa, [(1.0, 0.7), (-3.5, -2.0)]),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_order_derivatives_match_mpmath(f, points):
     mf = ORACLES[f]
