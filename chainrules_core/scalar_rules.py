@@ -16,10 +16,10 @@ also be one of the constants :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`, a Pyt
 or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet, or
 ``NoTangent()`` for an argument that is an index, never differentiated whatever its type
 (an integer order that SciPy takes as a float and truncates: ``yn(2.0, x)``). A
-callable partial may also *return* ``not_implemented("reason")`` for a call it cannot
-compute to its promised accuracy (a parameter derivative outside the regimes its series
-reach): that argument's cotangent (or the pushforward) is then that tangent, never a
-silent zero or a loose number.
+callable partial may also *return* ``not_implemented("reason")`` for arguments at which it
+cannot deliver the accuracy it promises (a series that does not converge in its iteration
+budget, a numerical derivative whose error estimate is too large): the cotangent of that
+argument, or the output tangent, is then that ``NotImplementedTangent``, never a loose number.
 
 What the rules do
 -----------------
@@ -152,7 +152,7 @@ ONE = _Constant("ONE", 1)
 MINUS_ONE = _Constant("MINUS_ONE", -1)
 """The partial derivative is minus one everywhere (negative, the second argument of subtract)."""
 
-Partial = Callable[..., Any] | _Constant | NotImplementedTangent
+Partial = Callable[..., Any] | _Constant | NotImplementedTangent | NoTangent
 
 
 class _Scaled:
@@ -366,8 +366,11 @@ def _weighted(partial: Any, args: tuple[Any, ...], y: Any, dy: Any) -> Any:
     if partial is MINUS_ONE:
         return -dy
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        value = partial(*args, y)
+        if isinstance(value, NotImplementedTangent):  # not available at these arguments
+            return value
         # One expression: NumPy then multiplies into the partial's temporary (no new array).
-        return conj_if_complex(partial(*args, y)) * dy
+        return conj_if_complex(value) * dy
 
 
 def _argument_cotangent(partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i: int) -> Any:
@@ -375,7 +378,7 @@ def _argument_cotangent(partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i:
     if isinstance(partial, NotImplementedTangent):
         return partial
     g = _weighted(partial, args, y, dy)
-    if isinstance(g, NotImplementedTangent):  # the partial could not be computed at these arguments
+    if isinstance(g, NotImplementedTangent):
         return g
     return project_argument(args[i], g)
 
@@ -420,9 +423,10 @@ def _pushforward(partials: Sequence[Any], args: tuple[Any, ...], y: Any, tangent
             term = -dx
         else:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                term = partial(*args, y_partial) * dx
-            if isinstance(term, NotImplementedTangent):  # not computable at these arguments
-                return term
+                value = partial(*args, y_partial)
+                if isinstance(value, NotImplementedTangent):  # not available at these arguments
+                    return value
+                term = value * dx
         total = term if total is None else total + term
     if total is None:
         return zero_tangent_of(y) if constant_zero else ZERO_TANGENT

@@ -26,7 +26,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:astype',
         'numpy:copy',
         'numpy:ndarray.astype',
+        'numpy:ndarray.byteswap',
         'numpy:ndarray.copy',
+        'numpy:ndarray.getfield',
         'numpy:ndarray.to_device',
         'numpy:ndarray.tolist',
         'numpy:ndarray.view',
@@ -105,7 +107,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:put_along_axis',
         'numpy:putmask',
     ],
-    'chainrules.rulesets.arrays.nondifferentiable': [
+    'chainrules.rulesets.arrays.non_differentiable': [
         'numpy:argmax',
         'numpy:argmin',
         'numpy:argpartition',
@@ -144,8 +146,6 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.argmin',
         'numpy:ndarray.argpartition',
         'numpy:ndarray.argsort',
-        'numpy:ndarray.byteswap',
-        'numpy:ndarray.getfield',
         'numpy:ndarray.nonzero',
         'numpy:ndarray.searchsorted',
         'numpy:ndim',
@@ -339,6 +339,19 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.contractions.interpolation': [
         'numpy:interp',
     ],
+    'chainrules.rulesets.contractions.matrix_vector_products': [
+        'numpy:dot',
+        'numpy:inner',
+        'numpy:kron',
+        'numpy:matmul',
+        'numpy:matvec',
+        'numpy:ndarray.dot',
+        'numpy:outer',
+        'numpy:vdot',
+        'numpy:vecdot',
+        'numpy:vecmat',
+        'operator:matmul',
+    ],
     'chainrules.rulesets.contractions.polynomial_fitting': [
         'numpy:poly',
         'numpy:polydiv',
@@ -353,19 +366,6 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:polysub',
         'numpy:polyval',
         'numpy:vander',
-    ],
-    'chainrules.rulesets.contractions.products': [
-        'numpy:dot',
-        'numpy:inner',
-        'numpy:kron',
-        'numpy:matmul',
-        'numpy:matvec',
-        'numpy:ndarray.dot',
-        'numpy:outer',
-        'numpy:vdot',
-        'numpy:vecdot',
-        'numpy:vecmat',
-        'operator:matmul',
     ],
     'chainrules.rulesets.contractions.signal': [
         'numpy:convolve',
@@ -854,7 +854,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:percentile',
         'numpy:quantile',
     ],
-    'chainrules.rulesets.reductions.products': [
+    'chainrules.rulesets.reductions.prod': [
         'numpy:nanprod',
         'numpy:ndarray.prod',
         'numpy:prod',
