@@ -1008,6 +1008,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:ellipkinc',
         'scipy.special:ellipkm1',
     ],
+    'chainrules.rulesets.special.error_function_zeros': [
+        'scipy.special:erf_zeros',
+        'scipy.special:fresnel_zeros',
+        'scipy.special:fresnelc_zeros',
+        'scipy.special:fresnels_zeros',
+    ],
     'chainrules.rulesets.special.error_functions': [
         'scipy.special:dawsn',
         'scipy.special:erf',
