@@ -20,22 +20,30 @@ import contextlib
 import functools
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from autograd.core import JVPNode, VJPNode, defjvp_argnums, defvjp_argnums
 from autograd.tracer import Box, new_box
 
+from chainrules.interop._arguments import BoundCall, function_name, locate
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, is_differentiable
 from chainrules.interop.autograd.conversion import (
-    HigherOrderDerivativeError,
     cotangent_from_autograd,
     cotangent_to_autograd,
-    function_name,
     tangent_from_autograd,
     tangent_to_autograd,
 )
+from chainrules.interop.autograd.higher_order import (
+    Why,
+    autograd_makers,
+    boxes_in,
+    holds_box,
+    plain,
+    traced_derivative,
+)
+from chainrules.interop.errors import KeywordArgumentError, NoRuleError
 from chainrules_core import NoTangent, ZeroTangent, frule, rrule
 
 __all__ = ["NoRuleError", "jvp_maker", "primitive", "vjp_maker"]
@@ -47,45 +55,29 @@ _allocate: Any = object.__new__  # a node without running its maker: the rule al
 _ZERO = ZeroTangent()
 
 
-class NoRuleError(NotImplementedError):
-    """autograd needs a derivative of a function for argument types no chainrules rule covers.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import autograd
-    >>> from chainrules.interop.autograd import primitive
-    >>> def no_rule(x):
-    ...     return 2 * x
-    >>> try:
-    ...     autograd.grad(primitive(no_rule))(1.0)
-    ... except NoRuleError as err:
-    ...     print(err)
-    no chainrules rrule for ...no_rule(float) (reverse mode, argnums (0,)); register one with ...)
-    """
+def _is_box(x: Any) -> bool:
+    return type(x) in _BOX_TYPES
 
 
-def _types(args: tuple[Any, ...] | list[Any]) -> str:
+def _types(args: Sequence[Any]) -> str:
     return ", ".join(type(a).__name__ for a in args)
 
 
-def _no_rule(f: Any, kind: str, args: tuple[Any, ...] | list[Any], argnums: tuple[int, ...]) -> NoRuleError:
+def _no_rule(f: Any, kind: str, args: Sequence[Any], argnums: Sequence[int]) -> NoRuleError:
     mode = "reverse mode" if kind == "rrule" else "forward mode"
     name = function_name(f)
     return NoRuleError(f"no chainrules {kind} for {name}({_types(args)}) ({mode}, argnums {tuple(argnums)}); "
                        f"register one with @{kind}.register({name.rsplit('.', 1)[-1]}, ...)")
 
 
-def _higher_order(f: Any) -> HigherOrderDerivativeError:
-    return HigherOrderDerivativeError(
-        f"autograd is differentiating the derivative of {function_name(f)} (a second derivative, or forward "
-        "over reverse): chainrules rules are written in NumPy and cannot be differentiated again")
-
-
-def _check_unboxed(f: Any, values: Any) -> None:
-    for v in values:
-        if type(v) in _BOX_TYPES:
-            raise _higher_order(f)
+def _traced_keyword(f: Any, kwargs: dict[str, Any]) -> KeywordArgumentError:
+    key = next(k for k, v in kwargs.items() if holds_box([v]))
+    name = function_name(f)
+    return KeywordArgumentError(
+        f"{name}: the keyword argument {key!r} holds a value autograd traces, but autograd traces only the positional "
+        f"arguments of its primitives, so the derivative with respect to it would be lost; pass it by position, or "
+        f"call chainrules.interop.autograd.primitive({name.rsplit('.', 1)[-1]}), which binds keyword arguments to "
+        "their positions")
 
 
 _CONFIG_RULES: set[Any] = set()
@@ -145,38 +137,124 @@ def _find_frule(tangents: tuple[Any, ...], f: Any, alt: Any, args: Any, kwargs: 
     return result
 
 
-def _vjp_of(f: Any, pullback: Callable[[Any], Any], argnums: tuple[int, ...], ans: Any,
-            args: Any) -> Callable[[Any], tuple[Any, ...]]:
+def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Sequence[int]) -> BoundCall:
+    """The call as autograd records it: the traced values are the positional arguments ``argnums``."""
+    return BoundCall(f, tuple(args), kwargs, tuple((i, ()) for i in argnums), tuple(args[i] for i in argnums))
+
+
+def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+            call: BoundCall, leaves: Sequence[Any], autograd_vjp: Callable[[], Any] | None
+            ) -> Callable[[Any], tuple[Any, ...]]:
     """autograd's ``vjp(g)`` from a chainrules pullback: convert in, pull back, convert out.
 
+    ``leaves`` are the (plain) values autograd differentiates, one per slot of ``call``: the
+    cotangent of each is taken from the pullback's cotangent of the argument holding it.
     Real ndarrays, the common case, pass both ways without a call.
+
+    A cotangent autograd is tracing (the VJP called on traced values) goes to autograd's
+    own VJP maker, given by ``autograd_vjp()`` (called then, not before), or, when there
+    is none, to the pullback on the plain cotangent, recorded by ``traced_derivative``.
     """
     nargs = len(args)
+    flat = call.flat
+    positions = call.positions
 
     def chainrules_vjp(g: Any) -> tuple[Any, ...]:
         if type(g) is not _ndarray or g.dtype.kind == "c":
+            if type(g) is not _ndarray and holds_box([g]):  # a VJP called on traced values
+                maker = None if autograd_vjp is None else autograd_vjp()
+                if maker is not None:
+                    return maker(positions, ans, args, kwargs)(g)
+                why = Why(f, "cotangent")
+                traced = boxes_in([g])
+                return tuple(traced_derivative(ct, why, *traced) for ct in chainrules_vjp(plain(g)))
             g = cotangent_from_autograd(g, ans)
         cotangents = pullback(g)
         if len(cotangents) != nargs + 1:
             raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
                             f"for {nargs} arguments; expected {nargs + 1}")
+        parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])
         out = []
-        for i in argnums:
-            ct = cotangents[i + 1]
-            out.append(ct if type(ct) is _ndarray and ct.dtype.kind != "c" else
-                       cotangent_to_autograd(ct, args[i], f, i))
+        for k, ct in enumerate(parts):
+            if type(ct) is _ndarray and ct.dtype.kind != "c":
+                out.append(ct)
+            else:
+                position, path = call.slots[k]
+                out.append(cotangent_to_autograd(ct, leaves[k], f, position, path))
         return tuple(out)
 
     return chainrules_vjp
 
 
-def _tangents(f: Any, argnums: tuple[int, ...], gs: Any, args: Any) -> tuple[Any, ...]:
-    """``(NoTangent(), dx1, ..., dxn)`` for an frule: autograd's tangents where it has them."""
-    tangents: list[Any] = [_NO]
-    tangents.extend(_ZERO if is_differentiable(a) else _NO for a in args)
-    for i, g in zip(argnums, gs):
-        tangents[i + 1] = tangent_from_autograd(g, args[i])
-    return tuple(tangents)
+def _fill(x: Any) -> Any:
+    return _ZERO if is_differentiable(x) else _NO
+
+
+def _tangents(call: BoundCall, gs: Sequence[Any], leaves: Sequence[Any], args: Sequence[Any]) -> tuple[Any, ...]:
+    """``(NoTangent(), dx1, ..., dxn)`` for an frule: autograd's tangents where it has them, zeros elsewhere."""
+    per_slot = [tangent_from_autograd(g, v) for g, v in zip(gs, leaves)]
+    if call.flat:
+        tangents = [_NO]
+        tangents.extend(_fill(a) for a in args)
+        for (i, _), t in zip(call.slots, per_slot):
+            tangents[i + 1] = t
+        return tuple(tangents)
+    return (_NO, *call.put(per_slot, _fill, args))
+
+
+def _given(maker: Any) -> Any:
+    return maker
+
+
+def _autograd_vjp(f: Any) -> Any:
+    """autograd's own VJP maker of ``f`` (through its autograd wrapper), or ``None``."""
+    return autograd_makers(f)[0]
+
+
+def _rule_at_plain_values(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any]
+                          ) -> tuple[list[Any], list[Any], Any]:
+    """The rrule of ``f`` at ``args`` with every box (of any trace) replaced by its value."""
+    plain_args = [plain(a) for a in args]
+    result = _find_rrule(f, alt, plain_args, kwargs)
+    if result is None:
+        raise _no_rule(f, "rrule", plain_args, call.positions)
+    leaves = [plain(v) for v in call.values]
+    return plain_args, leaves, result
+
+
+def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any]
+                   ) -> Callable[[Any], tuple[Any, ...]]:
+    """The VJP of a call whose arguments hold boxes of an enclosing trace, autograd having no derivative of ``f``.
+
+    The rule runs (on plain values) only if the VJP is called; the cotangents it gives are
+    recorded as depending on the boxes, and differentiating them raises.
+    """
+    traced = boxes_in(args)
+
+    def chainrules_vjp_of_traced_arguments(g: Any) -> tuple[Any, ...]:
+        plain_args, leaves, (y, pullback) = _rule_at_plain_values(f, alt, call, args, kwargs)
+        why = Why(f, "arguments")
+        more = boxes_in([g])
+        cotangents = _vjp_of(f, pullback, y, plain_args, kwargs, call, leaves, None)(plain(g))
+        return tuple(traced_derivative(ct, why, *traced, *more) for ct in cotangents)
+
+    return chainrules_vjp_of_traced_arguments
+
+
+def _jvp_of_traced(f: Any, alt: Any, call: BoundCall, gs: Sequence[Any], args: Sequence[Any],
+                   kwargs: dict[str, Any]) -> Any:
+    """The JVP of a call whose arguments or tangents hold boxes of an enclosing trace, autograd having no
+    derivative of ``f``: the frule on plain values, recorded as depending on the boxes (differentiating it raises)."""
+    kind = "arguments" if holds_box(args) else "tangent"
+    traced = boxes_in(args) + boxes_in(gs)
+    plain_args = [plain(a) for a in args]
+    leaves = [plain(v) for v in call.values]
+    tangents = _tangents(call, [plain(g) for g in gs], leaves, plain_args)
+    result = _find_frule(tangents, f, alt, plain_args, kwargs)
+    if result is None:
+        raise _no_rule(f, "frule", plain_args, call.positions)
+    y, dy = result
+    return traced_derivative(tangent_to_autograd(dy, y, f), Why(f, kind), *traced)
 
 
 def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., Any]:
@@ -189,8 +267,11 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     alt : callable, optional
         A second key to look rules up under when ``f`` has none (the primitive wrapping ``f``).
     fallback : callable, optional
-        A VJP maker to use when no rule applies (autograd's own); without one, autograd gets
-        a :class:`NoRuleError`.
+        autograd's own VJP maker, used when no rule applies and for every derivative of a
+        derivative (traced arguments or cotangent: see
+        :mod:`~chainrules.interop.autograd.higher_order`). Without one, autograd gets a
+        :class:`NoRuleError` where no rule applies, and a derivative of a derivative is
+        computed by the rule and raises :class:`HigherOrderDerivativeError` if differentiated.
 
     Examples
     --------
@@ -202,13 +283,20 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     """
 
     def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-        _check_unboxed(f, args)
+        if kwargs and holds_box(kwargs.values()):
+            raise _traced_keyword(f, kwargs)
+        if holds_box(args):  # autograd records the derivative of a call inside an enclosing differentiation
+            if fallback is not None:
+                return fallback(argnums, ans, args, kwargs)
+            return _vjp_of_traced(f, alt, _positional(f, args, kwargs, argnums), args, kwargs)
         result = _find_rrule(f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, ans, args, kwargs)
             raise _no_rule(f, "rrule", args, argnums)
-        return _vjp_of(f, result[1], argnums, ans, args)
+        call = _positional(f, args, kwargs, argnums)
+        return _vjp_of(f, result[1], ans, args, kwargs, call, call.values,
+                       None if fallback is None else functools.partial(_given, fallback))
 
     chainrules_vjp_maker.chainrules_function = f  # type: ignore[attr-defined]
     return chainrules_vjp_maker
@@ -228,9 +316,14 @@ def jvp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     """
 
     def chainrules_jvp_maker(argnums: tuple[int, ...], gs: Any, ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-        _check_unboxed(f, args)
-        _check_unboxed(f, gs)
-        result = _find_frule(_tangents(f, argnums, gs, args), f, alt, args, kwargs)
+        if kwargs and holds_box(kwargs.values()):
+            raise _traced_keyword(f, kwargs)
+        call = _positional(f, args, kwargs, argnums)
+        if holds_box(args) or holds_box(gs):
+            if fallback is not None:
+                return fallback(argnums, gs, ans, args, kwargs)
+            return _jvp_of_traced(f, alt, call, gs, args, kwargs)
+        result = _find_frule(_tangents(call, gs, call.values, args), f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, gs, ans, args, kwargs)
@@ -286,54 +379,54 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(raw)
     def chainrules_primitive(*args: Any, **kwargs: Any) -> Any:
-        top = -1
-        boxes: list[tuple[int, Any]] | None = None
-        nested = False  # boxes of an enclosing trace: autograd differentiates this derivative again
-        for i, a in enumerate(args):
-            if type(a) in _BOX_TYPES:
-                trace = a._trace
-                if trace > top:
-                    nested = boxes is not None
-                    top, boxes = trace, [(i, a)]
-                elif trace == top:
-                    boxes.append((i, a))  # type: ignore[union-attr]
-                else:
-                    nested = True
-        if boxes is None:
+        call = locate(raw, args, kwargs, _is_box)
+        if call is None:
             return raw(*args, **kwargs)
-        argvals = list(args)
-        argnums_list = []
-        parent_list = []
-        for i, box in boxes:
-            value = argvals[i] = box._value
-            if type(value) in _BOX_TYPES:
-                nested = True
-            argnums_list.append(i)
-            parent_list.append(box._node)
-        argnums = tuple(argnums_list)
-        parents = tuple(parent_list)
+        boxes = call.values
+        top = max(box._trace for box in boxes)
+        nested = False  # boxes of an enclosing trace: autograd is recording a derivative of a derivative
+        if any(box._trace != top for box in boxes):
+            call = call.select([box._trace == top for box in boxes])
+            nested = True
+        leaves = [box._value for box in call.values]
+        argvals = call.rebuild(leaves)
+        kwargs = call.kwargs
+        parents = tuple(box._node for box in call.values)
         node_type = type(parents[0])
+        nested = nested or holds_box(leaves)
+        node: Any
         if nested and node_type in (VJPNode, JVPNode):
-            raise _higher_order(raw)
-        if node_type is VJPNode:
+            ans = chainrules_primitive(*argvals, **kwargs)  # the enclosing traces record their own nodes
+            node = _allocate(node_type)
+            vjp_fallback, jvp_fallback = autograd_makers(raw) if call.flat else (None, None)
+            if node_type is VJPNode:
+                node.parents = parents
+                node.vjp = (vjp_fallback(call.positions, ans, argvals, kwargs) if vjp_fallback is not None
+                            else _vjp_of_traced(raw, chainrules_primitive, call, argvals, kwargs))
+            else:
+                gs = [p.g for p in parents]
+                node.g = (jvp_fallback(call.positions, gs, ans, argvals, kwargs) if jvp_fallback is not None
+                          else _jvp_of_traced(raw, chainrules_primitive, call, gs, argvals, kwargs))
+        elif node_type is VJPNode:
             result = _find_rrule(raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "rrule", argvals, argnums)
+                raise _no_rule(raw, "rrule", argvals, call.positions)
             ans, pullback = result
-            node: Any = _allocate(VJPNode)
+            node = _allocate(VJPNode)
             node.parents = parents
-            node.vjp = _vjp_of(raw, pullback, argnums, ans, argvals)
+            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, call, leaves,
+                               functools.partial(_autograd_vjp, raw) if call.flat else None)
         elif node_type is JVPNode:
-            tangents = _tangents(raw, argnums, [p.g for p in parents], argvals)
+            tangents = _tangents(call, [p.g for p in parents], leaves, argvals)
             result = _find_frule(tangents, raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "frule", argvals, argnums)
+                raise _no_rule(raw, "frule", argvals, call.positions)
             ans, dy = result
             node = _allocate(JVPNode)
             node.g = tangent_to_autograd(dy, ans, raw)
         else:  # another kind of node: let it call the makers registered below
             ans = chainrules_primitive(*argvals, **kwargs)
-            node = node_type(ans, chainrules_primitive, argvals, kwargs, argnums, parents)
+            node = node_type(ans, chainrules_primitive, argvals, kwargs, call.positions, parents)
         return new_box(ans, top, node)
 
     chainrules_primitive.fun = raw  # type: ignore[attr-defined]
