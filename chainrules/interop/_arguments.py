@@ -363,25 +363,46 @@ class BoundCall:
     (Tangent(dict, {'a': 3.0, 'b': ZeroTangent()}),)
     """
 
-    __slots__ = ("args", "f", "flat", "kwargs", "slots", "values")
+    __slots__ = ("_slots", "args", "f", "flat", "kwargs", "positions", "values")
 
     def __init__(self, f: Any, args: tuple[Any, ...], kwargs: dict[str, Any], slots: tuple[Slot, ...],
                  values: tuple[Any, ...]) -> None:
         self.f = f
         self.args = args
         self.kwargs = kwargs
-        self.slots = slots
+        self._slots: tuple[Slot, ...] | None = slots
         self.values = values
-        self.flat = all(not path for _, path in slots)
+        self.positions = tuple([position for position, _ in slots])
+        """The position of each slot's argument."""
+        self.flat = not any([path for _, path in slots])
         """Whether every traced value is a positional argument itself (no containers)."""
+
+    @classmethod
+    def at_positions(cls, f: Any, args: Sequence[Any], kwargs: dict[str, Any], positions: Sequence[int],
+                     values: Sequence[Any]) -> BoundCall:
+        """The call whose traced values are the positional arguments ``positions`` themselves (no search).
+
+        The bridges' fast path, and how autograd itself records a call (``argnums``).
+        """
+        call = object.__new__(cls)
+        call.f = f
+        call.args = args  # type: ignore[assignment]
+        call.kwargs = kwargs
+        call._slots = None
+        call.values = values  # type: ignore[assignment]
+        call.positions = tuple(positions)
+        call.flat = True
+        return call
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        """Where each traced value sits (see :data:`Slot`)."""
+        if self._slots is None:
+            self._slots = tuple([(position, ()) for position in self.positions])
+        return self._slots
 
     def __repr__(self) -> str:
         return f"BoundCall({function_name(self.f)}, slots={self.slots})"
-
-    @property
-    def positions(self) -> tuple[int, ...]:
-        """The position of each slot's argument."""
-        return tuple(position for position, _ in self.slots)
 
     def label(self, k: int) -> str:
         """The name of slot ``k`` for error messages: ``argument 3 ('args')[0]``."""
@@ -389,14 +410,17 @@ class BoundCall:
 
     def select(self, keep: Sequence[bool]) -> BoundCall:
         """The same call with only the slots where ``keep`` is true (the others stay as they are)."""
-        return BoundCall(self.f, self.args, self.kwargs, tuple(s for s, k in zip(self.slots, keep) if k),
-                         tuple(v for v, k in zip(self.values, keep) if k))
+        values = tuple([v for v, k in zip(self.values, keep) if k])
+        if self.flat:
+            return BoundCall.at_positions(self.f, self.args, self.kwargs,
+                                          [p for p, k in zip(self.positions, keep) if k], values)
+        return BoundCall(self.f, self.args, self.kwargs, tuple([s for s, k in zip(self.slots, keep) if k]), values)
 
     def rebuild(self, values: Sequence[Any], args: Sequence[Any] | None = None) -> list[Any]:
         """The positional arguments with slot ``k`` holding ``values[k]``: new containers, inputs untouched."""
         out = list(self.args if args is None else args)
         if self.flat:
-            for (position, _), value in zip(self.slots, values):
+            for position, value in zip(self.positions, values):
                 out[position] = value
             return out
         for position, entry in _tree(self.slots, values).items():
@@ -417,7 +441,7 @@ class BoundCall:
             A (co)tangent of a container argument cannot be indexed down to a slot.
         """
         if self.flat:
-            return [per_argument[position] for position, _ in self.slots]
+            return [per_argument[position] for position in self.positions]
         out = []
         for k, (position, path) in enumerate(self.slots):
             ct = per_argument[position]

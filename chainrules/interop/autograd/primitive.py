@@ -55,6 +55,10 @@ _allocate: Any = object.__new__  # a node without running its maker: the rule al
 _ZERO = ZeroTangent()
 
 
+_CONTAINERS = (tuple, list, dict)
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
+
+
 def _is_box(x: Any) -> bool:
     return type(x) in _BOX_TYPES
 
@@ -139,7 +143,7 @@ def _find_frule(tangents: tuple[Any, ...], f: Any, alt: Any, args: Any, kwargs: 
 
 def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Sequence[int]) -> BoundCall:
     """The call as autograd records it: the traced values are the positional arguments ``argnums``."""
-    return BoundCall(f, tuple(args), kwargs, tuple((i, ()) for i in argnums), tuple(args[i] for i in argnums))
+    return BoundCall.at_positions(f, args, kwargs, argnums, [args[i] for i in argnums])
 
 
 def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
@@ -159,16 +163,7 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
     flat = call.flat
     positions = call.positions
 
-    def chainrules_vjp(g: Any) -> tuple[Any, ...]:
-        if type(g) is not _ndarray or g.dtype.kind == "c":
-            if type(g) is not _ndarray and holds_box([g]):  # a VJP called on traced values
-                maker = None if autograd_vjp is None else autograd_vjp()
-                if maker is not None:
-                    return maker(positions, ans, args, kwargs)(g)
-                why = Why(f, "cotangent")
-                traced = boxes_in([g])
-                return tuple(traced_derivative(ct, why, *traced) for ct in chainrules_vjp(plain(g)))
-            g = cotangent_from_autograd(g, ans)
+    def pull(g: Any) -> tuple[Any, ...]:  # g: a chainrules cotangent
         cotangents = pullback(g)
         if len(cotangents) != nargs + 1:
             raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
@@ -183,6 +178,19 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
                 out.append(cotangent_to_autograd(ct, leaves[k], f, position, path))
         return tuple(out)
 
+    def chainrules_vjp(g: Any) -> tuple[Any, ...]:
+        if type(g) is _ndarray and g.dtype.kind != "c":
+            return pull(g)
+        if type(g) is not _ndarray and holds_box([g]):  # a VJP called on traced values
+            maker = None if autograd_vjp is None else autograd_vjp()
+            if maker is not None:
+                return maker(positions, ans, args, kwargs)(g)
+            why = Why(f, "cotangent")
+            traced = boxes_in([g])
+            return tuple(traced_derivative(ct, why, *traced)
+                         for ct in pull(cotangent_from_autograd(plain(g), ans)))
+        return pull(cotangent_from_autograd(g, ans))
+
     return chainrules_vjp
 
 
@@ -195,8 +203,8 @@ def _tangents(call: BoundCall, gs: Sequence[Any], leaves: Sequence[Any], args: S
     per_slot = [tangent_from_autograd(g, v) for g, v in zip(gs, leaves)]
     if call.flat:
         tangents = [_NO]
-        tangents.extend(_fill(a) for a in args)
-        for (i, _), t in zip(call.slots, per_slot):
+        tangents.extend([_fill(a) for a in args])
+        for i, t in zip(call.positions, per_slot):
             tangents[i + 1] = t
         return tuple(tangents)
     return (_NO, *call.put(per_slot, _fill, args))
@@ -376,22 +384,45 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     -0.59104
     """
     raw: Any = getattr(f, "fun", f) if getattr(f, "_is_autograd_primitive", False) else f
+    autograd_vjp = functools.partial(_autograd_vjp, raw)
 
     @functools.wraps(raw)
     def chainrules_primitive(*args: Any, **kwargs: Any) -> Any:
-        call = locate(raw, args, kwargs, _is_box)
-        if call is None:
+        # the common case first: boxes among the positional arguments only
+        found: list[int] | None = None
+        search = False  # containers or keywords: chainrules.interop._arguments.locate
+        for i, a in enumerate(args):
+            t = type(a)
+            if t in _BOX_TYPES:
+                if found is None:
+                    found = [i]
+                else:
+                    found.append(i)
+            elif t in _CONTAINER_TYPES or isinstance(a, _CONTAINERS):
+                search = True
+        if kwargs and not search:
+            search = any(type(v) in _BOX_TYPES or isinstance(v, _CONTAINERS) for v in kwargs.values())
+        if search:
+            call = locate(raw, args, kwargs, _is_box)
+            if call is None:
+                return raw(*args, **kwargs)
+        elif found is None:
             return raw(*args, **kwargs)
+        else:
+            call = BoundCall.at_positions(raw, args, kwargs, found, [args[i] for i in found])
         boxes = call.values
-        top = max(box._trace for box in boxes)
+        top = boxes[0]._trace
         nested = False  # boxes of an enclosing trace: autograd is recording a derivative of a derivative
-        if any(box._trace != top for box in boxes):
+        for box in boxes:
+            if box._trace != top:
+                nested = True
+                top = max(top, box._trace)
+        if nested:
             call = call.select([box._trace == top for box in boxes])
-            nested = True
         leaves = [box._value for box in call.values]
         argvals = call.rebuild(leaves)
         kwargs = call.kwargs
-        parents = tuple(box._node for box in call.values)
+        parents = tuple([box._node for box in call.values])
         node_type = type(parents[0])
         nested = nested or holds_box(leaves)
         node: Any
@@ -414,8 +445,7 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
             ans, pullback = result
             node = _allocate(VJPNode)
             node.parents = parents
-            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, call, leaves,
-                               functools.partial(_autograd_vjp, raw) if call.flat else None)
+            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, call, leaves, autograd_vjp if call.flat else None)
         elif node_type is JVPNode:
             tangents = _tangents(call, [p.g for p in parents], leaves, argvals)
             result = _find_frule(tangents, raw, chainrules_primitive, argvals, kwargs)
