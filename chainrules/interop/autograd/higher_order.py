@@ -112,11 +112,15 @@ class Why:
         if self.kind == "arguments":
             what = (f"autograd is differentiating the derivative of {name} (a derivative of order two or more: grad "
                     "of grad, a Hessian, check_grads' second order, forward mode over reverse mode)")
+        elif self.kind == "cotangent":
+            what = (f"autograd is differentiating the vector-Jacobian product of {name} with respect to the "
+                    "cotangent it was called with (a VJP made at plain values and called on a cotangent autograd "
+                    "traces: make_vjp inside a function being differentiated, as autograd.misc.flatten's unflatten "
+                    "is in autograd's odeint derivative)")
         else:
-            product = "vector-Jacobian" if self.kind == "cotangent" else "Jacobian-vector"
-            what = (f"autograd is differentiating the {product} product of {name} with respect to the {self.kind} "
-                    f"it was called with (a {'VJP' if self.kind == 'cotangent' else 'JVP'} made on plain values and "
-                    "called on values autograd traces, as make_vjp inside a function being differentiated does)")
+            what = (f"autograd is differentiating the Jacobian-vector product of {name} with respect to the tangent "
+                    "it was called with (make_jvp at plain values, called with a tangent autograd traces inside a "
+                    "function being differentiated)")
         return HigherOrderDerivativeError(
             f"{what}. The derivative comes from chainrules' rule for {name}, which is NumPy code autograd cannot "
             f"trace, and autograd has no derivative of its own for {name} to fall back to. Differentiate through "

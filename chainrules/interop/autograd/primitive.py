@@ -184,7 +184,9 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
         if type(g) is not _ndarray and holds_box([g]):  # a VJP called on traced values
             maker = None if autograd_vjp is None else autograd_vjp()
             if maker is not None:
-                return maker(positions, ans, args, kwargs)(g)
+                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    vjp = maker(positions, ans, args, kwargs)
+                    return tuple(vjp(g))
             why = Why(f, "cotangent")
             traced = boxes_in([g])
             return tuple(traced_derivative(ct, why, *traced)
@@ -208,6 +210,14 @@ def _tangents(call: BoundCall, gs: Sequence[Any], leaves: Sequence[Any], args: S
             tangents[i + 1] = t
         return tuple(tangents)
     return (_NO, *call.put(per_slot, _fill, args))
+
+
+def _autograd_or_traced(maker: Any, maker_args: tuple[Any, ...], traced: Callable[[], Any]) -> Any:
+    """autograd's own maker called on ``maker_args``, or ``traced()`` when there is none or it lacks the argument."""
+    if maker is not None:
+        with contextlib.suppress(NotImplementedError, KeyError):
+            return maker(*maker_args)
+    return traced()
 
 
 def _given(maker: Any) -> Any:
@@ -295,7 +305,8 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
             raise _traced_keyword(f, kwargs)
         if holds_box(args):  # autograd records the derivative of a call inside an enclosing differentiation
             if fallback is not None:
-                return fallback(argnums, ans, args, kwargs)
+                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    return fallback(argnums, ans, args, kwargs)
             return _vjp_of_traced(f, alt, _positional(f, args, kwargs, argnums), args, kwargs)
         result = _find_rrule(f, alt, args, kwargs)
         if result is None:
@@ -329,7 +340,8 @@ def jvp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
         call = _positional(f, args, kwargs, argnums)
         if holds_box(args) or holds_box(gs):
             if fallback is not None:
-                return fallback(argnums, gs, ans, args, kwargs)
+                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    return fallback(argnums, gs, ans, args, kwargs)
             return _jvp_of_traced(f, alt, call, gs, args, kwargs)
         result = _find_frule(_tangents(call, gs, call.values, args), f, alt, args, kwargs)
         if result is None:
@@ -425,6 +437,8 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
         parents = tuple([box._node for box in call.values])
         node_type = type(parents[0])
         nested = nested or holds_box(leaves)
+        if node_type is JVPNode and not nested:  # a tangent of an enclosing trace: reverse over forward
+            nested = holds_box([p.g for p in parents])
         node: Any
         if nested and node_type in (VJPNode, JVPNode):
             ans = chainrules_primitive(*argvals, **kwargs)  # the enclosing traces record their own nodes
@@ -432,12 +446,14 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
             vjp_fallback, jvp_fallback = autograd_makers(raw) if call.flat else (None, None)
             if node_type is VJPNode:
                 node.parents = parents
-                node.vjp = (vjp_fallback(call.positions, ans, argvals, kwargs) if vjp_fallback is not None
-                            else _vjp_of_traced(raw, chainrules_primitive, call, argvals, kwargs))
+                node.vjp = _autograd_or_traced(
+                    vjp_fallback, (call.positions, ans, argvals, kwargs),
+                    lambda: _vjp_of_traced(raw, chainrules_primitive, call, argvals, kwargs))
             else:
                 gs = [p.g for p in parents]
-                node.g = (jvp_fallback(call.positions, gs, ans, argvals, kwargs) if jvp_fallback is not None
-                          else _jvp_of_traced(raw, chainrules_primitive, call, gs, argvals, kwargs))
+                node.g = _autograd_or_traced(
+                    jvp_fallback, (call.positions, gs, ans, argvals, kwargs),
+                    lambda: _jvp_of_traced(raw, chainrules_primitive, call, gs, argvals, kwargs))
         elif node_type is VJPNode:
             result = _find_rrule(raw, chainrules_primitive, argvals, kwargs)
             if result is None:

@@ -143,6 +143,18 @@ def test_a_second_derivative_without_autograds_own_is_an_error() -> None:
             assert "autograd has no derivative of its own for scipy.linalg.expm" in message
 
 
+def test_an_argument_autograd_does_not_differentiate_is_an_error_at_second_order() -> None:
+    x = np.array([0.1, 0.5, 0.9])
+
+    def f(lo: Any) -> Any:  # autograd differentiates clip's x only; the rule gives the bound's derivative
+        return anp.sum(anp.clip(x, lo, 0.8) ** 2)
+
+    with use_chainrules(replace=True):
+        check_gradient(f, 0.3, autograd.grad(f)(0.3))
+        with pytest.raises(HigherOrderDerivativeError, match=r"derivative of numpy\.clip \(a derivative of order"):
+            autograd.grad(autograd.grad(f))(0.3)
+
+
 def test_a_recorded_derivative_never_used_costs_no_error() -> None:
     def f(a: Any) -> Any:  # make_vjp records expm's derivative at traced values and never calls it
         _, value = autograd.make_vjp(expm)(a)
@@ -208,6 +220,26 @@ def test_odeint_gradient(replaced: AutogradRegistration) -> None:
     # the adjoint ODE and the finite differences each carry the solver's error (tolerances 1e-11)
     check_gradient(lambda y: f_plain(y, k), y0, autograd.grad(f, 0)(y0, k), rtol=1e-5)
     check_gradient(lambda s: f_plain(y0, s), k, autograd.grad(f, 1)(y0, k), rtol=1e-5)
+
+
+def test_a_jvp_called_with_a_traced_tangent() -> None:
+    x0 = np.array([0.3, 0.5])
+
+    def f(v: Any) -> Any:  # reverse mode over forward mode: the tangent is traced, the point is not
+        return anp.sum(autograd.make_jvp(primitive(np.sin))(x0)(v)[1] ** 2)
+
+    v = np.array([1.0, 2.0])
+    check_gradient(f, v, autograd.grad(f)(v))  # autograd's own JVP of sin, differentiated
+    a = 0.3 * RNG.standard_normal((2, 2))
+
+    def g(w: Any) -> Any:
+        return anp.sum(autograd.make_jvp(expm)(a)(w)[1] ** 2)
+
+    with pytest.raises(HigherOrderDerivativeError) as info:
+        autograd.grad(g)(np.eye(2))
+    message = str(info.value)
+    assert "Jacobian-vector product of scipy.linalg.expm with respect to the tangent" in message
+    assert "order two" not in message
 
 
 # ---- errors keep their message inside NumPy's ufunc dispatch ---------------------------------------------------
