@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from autograd.core import primitive_jvps, primitive_vjps
 from autograd.extend import defjvp_argnums, defvjp_argnums
 from autograd.extend import primitive as autograd_primitive
@@ -54,6 +55,7 @@ __all__ = ["autograd_makers", "boxes_in", "holds_box", "plain", "traced_derivati
 
 _BOX_TYPES = Box.types  # the live set autograd adds box types to
 _CONTAINERS = (tuple, list, dict)
+_ndarray = np.ndarray
 
 
 def holds_box(values: Iterable[Any]) -> bool:
@@ -62,7 +64,8 @@ def holds_box(values: Iterable[Any]) -> bool:
         t = type(v)
         if t in _BOX_TYPES:
             return True
-        if isinstance(v, _CONTAINERS) and holds_box(v.values() if isinstance(v, dict) else v):
+        if t is not _ndarray and isinstance(v, _CONTAINERS) and holds_box(
+                v.values() if isinstance(v, dict) else v):
             return True
     return False
 

@@ -8,6 +8,12 @@ f, *args)`` for forward mode. The rule computes the output once, together with w
 pullback needs (a factorization, say); the pullback is kept in the node autograd records,
 so nothing is computed twice. Called on plain values, the primitive is ``f`` itself.
 
+The traced values are found among the positional arguments and, through
+:func:`chainrules.interop._arguments.locate`, inside tuple, list and dict arguments and in
+keyword arguments bound to their positions; each gets its part of the rule's (structural)
+cotangent. Boxes of an enclosing trace mean autograd is recording a derivative of a
+derivative: see :mod:`~chainrules.interop.autograd.higher_order` for what happens then.
+
 The same VJP/JVP makers (:func:`vjp_maker`, :func:`jvp_maker`) serve the functions autograd
 already wraps (``autograd.numpy.*``, ``autograd.scipy.*``), see
 :mod:`chainrules.interop.autograd.registration`; there autograd computes the output itself,
@@ -147,51 +153,53 @@ def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Se
 
 
 def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
-            call: BoundCall, leaves: Sequence[Any], autograd_vjp: Callable[[], Any] | None
-            ) -> Callable[[Any], tuple[Any, ...]]:
+            positions: Sequence[int], call: BoundCall | None, leaves: Sequence[Any] | None,
+            autograd_vjp: Callable[[], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
     """autograd's ``vjp(g)`` from a chainrules pullback: convert in, pull back, convert out.
 
-    ``leaves`` are the (plain) values autograd differentiates, one per slot of ``call``: the
-    cotangent of each is taken from the pullback's cotangent of the argument holding it.
-    Real ndarrays, the common case, pass both ways without a call.
+    autograd differentiates the positional arguments ``positions`` (``call is None``) or the
+    values at the slots of ``call`` (inside containers): ``leaves`` are those (plain) values
+    (``None``: ``args[i]`` for ``i`` in ``positions``); the cotangent of each is taken from
+    the pullback's cotangent of the argument holding it. Real ndarrays, the common case,
+    pass both ways without a call.
 
     A cotangent autograd is tracing (the VJP called on traced values) goes to autograd's
     own VJP maker, given by ``autograd_vjp()`` (called then, not before), or, when there
     is none, to the pullback on the plain cotangent, recorded by ``traced_derivative``.
     """
     nargs = len(args)
-    flat = call.flat
-    positions = call.positions
+    flat = call is None or call.flat
 
-    def pull(g: Any) -> tuple[Any, ...]:  # g: a chainrules cotangent
+    def chainrules_vjp(g: Any) -> tuple[Any, ...]:
+        traced = None
+        t = type(g)
+        if t is not _ndarray or g.dtype.kind == "c":
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(g, _CONTAINERS) and holds_box(
+                    [g])):  # a VJP called on traced values
+                maker = None if autograd_vjp is None else autograd_vjp()
+                if maker is not None:
+                    with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                        return tuple(maker(positions, ans, args, kwargs)(g))
+                traced = boxes_in([g])
+                g = plain(g)
+            g = cotangent_from_autograd(g, ans)
         cotangents = pullback(g)
         if len(cotangents) != nargs + 1:
             raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
                             f"for {nargs} arguments; expected {nargs + 1}")
-        parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])
+        parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])  # type: ignore[union-attr]
         out = []
         for k, ct in enumerate(parts):
             if type(ct) is _ndarray and ct.dtype.kind != "c":
                 out.append(ct)
             else:
-                position, path = call.slots[k]
-                out.append(cotangent_to_autograd(ct, leaves[k], f, position, path))
-        return tuple(out)
-
-    def chainrules_vjp(g: Any) -> tuple[Any, ...]:
-        if type(g) is _ndarray and g.dtype.kind != "c":
-            return pull(g)
-        if type(g) is not _ndarray and holds_box([g]):  # a VJP called on traced values
-            maker = None if autograd_vjp is None else autograd_vjp()
-            if maker is not None:
-                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
-                    vjp = maker(positions, ans, args, kwargs)
-                    return tuple(vjp(g))
+                position, path = (positions[k], ()) if call is None else call.slots[k]
+                leaf = args[position] if leaves is None else leaves[k]
+                out.append(cotangent_to_autograd(ct, leaf, f, position, path))
+        if traced is not None:
             why = Why(f, "cotangent")
-            traced = boxes_in([g])
-            return tuple(traced_derivative(ct, why, *traced)
-                         for ct in pull(cotangent_from_autograd(plain(g), ans)))
-        return pull(cotangent_from_autograd(g, ans))
+            return tuple([traced_derivative(ct, why, *traced) for ct in out])
+        return tuple(out)
 
     return chainrules_vjp
 
@@ -253,7 +261,7 @@ def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwarg
         plain_args, leaves, (y, pullback) = _rule_at_plain_values(f, alt, call, args, kwargs)
         why = Why(f, "arguments")
         more = boxes_in([g])
-        cotangents = _vjp_of(f, pullback, y, plain_args, kwargs, call, leaves, None)(plain(g))
+        cotangents = _vjp_of(f, pullback, y, plain_args, kwargs, call.positions, call, leaves, None)(plain(g))
         return tuple(traced_derivative(ct, why, *traced, *more) for ct in cotangents)
 
     return chainrules_vjp_of_traced_arguments
@@ -300,10 +308,18 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     0.877583
     """
 
+    autograd_vjp = None if fallback is None else functools.partial(_given, fallback)
+
     def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         if kwargs and holds_box(kwargs.values()):
             raise _traced_keyword(f, kwargs)
-        if holds_box(args):  # autograd records the derivative of a call inside an enclosing differentiation
+        nested = False
+        for a in args:
+            t = type(a)
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(a, _CONTAINERS) and holds_box([a])):
+                nested = True
+                break
+        if nested:  # autograd records the derivative of a call inside an enclosing differentiation
             if fallback is not None:
                 with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
                     return fallback(argnums, ans, args, kwargs)
@@ -313,9 +329,7 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
             if fallback is not None:
                 return fallback(argnums, ans, args, kwargs)
             raise _no_rule(f, "rrule", args, argnums)
-        call = _positional(f, args, kwargs, argnums)
-        return _vjp_of(f, result[1], ans, args, kwargs, call, call.values,
-                       None if fallback is None else functools.partial(_given, fallback))
+        return _vjp_of(f, result[1], ans, args, kwargs, argnums, None, None, autograd_vjp)
 
     chainrules_vjp_maker.chainrules_function = f  # type: ignore[attr-defined]
     return chainrules_vjp_maker
@@ -414,15 +428,19 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
                 search = True
         if kwargs and not search:
             search = any(type(v) in _BOX_TYPES or isinstance(v, _CONTAINERS) for v in kwargs.values())
+        call: BoundCall | None = None
         if search:
             call = locate(raw, args, kwargs, _is_box)
             if call is None:
                 return raw(*args, **kwargs)
+            positions: Sequence[int] = call.positions
+            boxes: Sequence[Any] = call.values
+            kwargs = call.kwargs
         elif found is None:
             return raw(*args, **kwargs)
         else:
-            call = BoundCall.at_positions(raw, args, kwargs, found, [args[i] for i in found])
-        boxes = call.values
+            positions = found
+            boxes = [args[i] for i in found]
         top = boxes[0]._trace
         nested = False  # boxes of an enclosing trace: autograd is recording a derivative of a derivative
         for box in boxes:
@@ -430,49 +448,68 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
                 nested = True
                 top = max(top, box._trace)
         if nested:
-            call = call.select([box._trace == top for box in boxes])
-        leaves = [box._value for box in call.values]
-        argvals = call.rebuild(leaves)
-        kwargs = call.kwargs
-        parents = tuple([box._node for box in call.values])
+            keep = [box._trace == top for box in boxes]
+            if call is None:
+                positions = [i for i, k in zip(positions, keep) if k]
+                boxes = [box for box, k in zip(boxes, keep) if k]
+            else:
+                call = call.select(keep)
+                positions, boxes = call.positions, call.values
+        leaves = [box._value for box in boxes]
+        if call is None:
+            argvals = list(args)
+            for i, value in zip(positions, leaves):
+                argvals[i] = value
+        else:
+            argvals = call.rebuild(leaves)
+        parents = tuple([box._node for box in boxes])
         node_type = type(parents[0])
-        nested = nested or holds_box(leaves)
+        for value in leaves:
+            t = type(value)
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(value, _CONTAINERS) and holds_box([value])):
+                nested = True
+                break
         if node_type is JVPNode and not nested:  # a tangent of an enclosing trace: reverse over forward
             nested = holds_box([p.g for p in parents])
+        flat = call is None or call.flat
         node: Any
         if nested and node_type in (VJPNode, JVPNode):
             ans = chainrules_primitive(*argvals, **kwargs)  # the enclosing traces record their own nodes
             node = _allocate(node_type)
-            vjp_fallback, jvp_fallback = autograd_makers(raw) if call.flat else (None, None)
+            at = call if call is not None else BoundCall.at_positions(raw, argvals, kwargs, positions, leaves)
+            vjp_fallback, jvp_fallback = autograd_makers(raw) if flat else (None, None)
             if node_type is VJPNode:
                 node.parents = parents
                 node.vjp = _autograd_or_traced(
-                    vjp_fallback, (call.positions, ans, argvals, kwargs),
-                    lambda: _vjp_of_traced(raw, chainrules_primitive, call, argvals, kwargs))
+                    vjp_fallback, (at.positions, ans, argvals, kwargs),
+                    lambda: _vjp_of_traced(raw, chainrules_primitive, at, argvals, kwargs))
             else:
                 gs = [p.g for p in parents]
                 node.g = _autograd_or_traced(
-                    jvp_fallback, (call.positions, gs, ans, argvals, kwargs),
-                    lambda: _jvp_of_traced(raw, chainrules_primitive, call, gs, argvals, kwargs))
+                    jvp_fallback, (at.positions, gs, ans, argvals, kwargs),
+                    lambda: _jvp_of_traced(raw, chainrules_primitive, at, gs, argvals, kwargs))
         elif node_type is VJPNode:
             result = _find_rrule(raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "rrule", argvals, call.positions)
+                raise _no_rule(raw, "rrule", argvals, positions)
             ans, pullback = result
             node = _allocate(VJPNode)
             node.parents = parents
-            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, call, leaves, autograd_vjp if call.flat else None)
+            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, positions, call, leaves,
+                               autograd_vjp if flat else None)
         elif node_type is JVPNode:
+            if call is None:
+                call = BoundCall.at_positions(raw, argvals, kwargs, positions, leaves)
             tangents = _tangents(call, [p.g for p in parents], leaves, argvals)
             result = _find_frule(tangents, raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "frule", argvals, call.positions)
+                raise _no_rule(raw, "frule", argvals, positions)
             ans, dy = result
             node = _allocate(JVPNode)
             node.g = tangent_to_autograd(dy, ans, raw)
         else:  # another kind of node: let it call the makers registered below
             ans = chainrules_primitive(*argvals, **kwargs)
-            node = node_type(ans, chainrules_primitive, argvals, kwargs, call.positions, parents)
+            node = node_type(ans, chainrules_primitive, argvals, kwargs, tuple(positions), parents)
         return new_box(ans, top, node)
 
     chainrules_primitive.fun = raw  # type: ignore[attr-defined]
