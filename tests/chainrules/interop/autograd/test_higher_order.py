@@ -111,6 +111,24 @@ def test_check_grads_of_order_two_and_three(replaced: AutogradRegistration) -> N
     check_grads(SECOND_ORDER["einsum"], modes=["fwd", "rev"], order=2)(x)
 
 
+def test_autograds_second_order_operators(replaced: AutogradRegistration) -> None:
+    f = SECOND_ORDER["einsum"]
+    x, v = np.array([0.3, -0.7, 1.1]), np.array([1.0, -2.0, 0.5])
+    g = autograd.grad(f)
+    expected = jvp(None, g, (x, v))
+    check_approx(autograd.make_hvp(f)(x)[0](v), expected, rtol=1e-6, atol=1e-8)
+    check_approx(autograd.hessian_tensor_product(f)(x, v), expected, rtol=1e-6, atol=1e-8)
+    check_approx(autograd.grad(lambda y: anp.dot(autograd.value_and_grad(f)(y)[1], v))(x), expected, rtol=1e-6,
+                 atol=1e-8)
+
+    def residuals(y: Any) -> Any:  # Gauss-Newton: J^T J v through make_ggnvp
+        return anp.sin(anp.outer(y, y)).ravel()
+
+    jacobian = autograd.jacobian(residuals)(x)
+    check_approx(jacobian, np.stack([jvp(None, residuals, (x, e)) for e in np.eye(3)], axis=1), rtol=1e-6, atol=1e-8)
+    check_approx(autograd.make_ggnvp(residuals)(x)(v), jacobian.T @ (jacobian @ v), rtol=1e-10, atol=1e-12)
+
+
 def test_a_third_derivative(replaced: AutogradRegistration) -> None:
     def f(t: Any) -> Any:
         return anp.sin(t) * anp.exp(0.5 * t)
