@@ -93,6 +93,16 @@ def test_a_sequence_passed_by_keyword() -> None:
     via_autograd_frule(lambda x, y: stack(arrays=[x, y], axis=1), a, b)
 
 
+def test_einsum_operands_with_keywords_and_sublists() -> None:
+    einsum = primitive(np.einsum)
+    a, x = RNG.standard_normal((2, 3)), RNG.standard_normal(3)
+    w = RNG.standard_normal(2)
+    via_autograd_rrule(lambda m, v: anp.sum(einsum("ij,j->i", m, v, optimize=True) * w), a, x)
+    # the sublist form: lists of integers beside the traced operands
+    via_autograd_rrule(lambda m, v: anp.sum(einsum(m, [0, 1], v, [1], [0]) * w), a, x)
+    via_autograd_frule(lambda m, v: einsum(m, [0, 1], v, [1], [0]), a, x)
+
+
 def test_the_callers_list_is_not_mutated() -> None:
     a = RNG.standard_normal(2)
     held: list[Any] = []
