@@ -18,7 +18,7 @@ function with rules and no samples.
 
 Options a :class:`Sample` carries besides the arguments are passed to the testers:
 ``fkwargs`` (keywords of the function), ``rtol``, ``atol``, ``fdm``, ``output_tangent``,
-``config``, ``gauge``, ``check_*`` switches. The rng a generator receives is seeded, so
+``config``, ``gauge_invariant``, ``check_*`` switches. The rng a generator receives is seeded, so
 the samples are the same on every run.
 """
 
@@ -55,7 +55,7 @@ class Sample:
         Names the regime the sample stands for, in reports (``"x near 0"``).
     **options : Any
         Passed to the testers (each takes the options it knows): ``rtol``, ``atol``,
-        ``fdm``, ``output_tangent``, ``config``, ``gauge``, ``check_thunked_output_tangent``,
+        ``fdm``, ``output_tangent``, ``config``, ``gauge_invariant``, ``check_thunked_output_tangent``,
         ``check_inplace_add``, ``check_frule_consistency``, ``check_zero_tangents``.
 
     Examples

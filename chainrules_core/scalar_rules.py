@@ -13,7 +13,11 @@ Each partial is the derivative of the output with respect to one argument. It is
 with the primal arguments, and also with the primal output (the tuple of outputs for a
 function with several) when it takes one more parameter than ``f`` has arguments. It may
 also be one of the constants :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`, a Python number,
-or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet.
+or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet. A
+callable partial may also *return* ``not_implemented("reason")`` for arguments at which it
+cannot deliver the accuracy it promises (a series that does not converge in its iteration
+budget, a numerical derivative whose error estimate is too large): the cotangent of that
+argument, or the output tangent, is then that ``NotImplementedTangent``, never a loose number.
 
 What the rules do
 -----------------
@@ -360,15 +364,21 @@ def _weighted(partial: Any, args: tuple[Any, ...], y: Any, dy: Any) -> Any:
     if partial is MINUS_ONE:
         return -dy
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        value = partial(*args, y)
+        if isinstance(value, NotImplementedTangent):  # not available at these arguments
+            return value
         # One expression: NumPy then multiplies into the partial's temporary (no new array).
-        return conj_if_complex(partial(*args, y)) * dy
+        return conj_if_complex(value) * dy
 
 
 def _argument_cotangent(partial: Any, args: tuple[Any, ...], y: Any, dy: Any, i: int) -> Any:
     """``ProjectTo(args[i])(unbroadcast(conj(partial) * dy))``, with the constant partials free."""
     if isinstance(partial, NotImplementedTangent):
         return partial
-    return project_argument(args[i], _weighted(partial, args, y, dy))
+    g = _weighted(partial, args, y, dy)
+    if isinstance(g, NotImplementedTangent):
+        return g
+    return project_argument(args[i], g)
 
 
 class _ArgumentCotangent:
@@ -411,7 +421,10 @@ def _pushforward(partials: Sequence[Any], args: tuple[Any, ...], y: Any, tangent
             term = -dx
         else:
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                term = partial(*args, y_partial) * dx
+                value = partial(*args, y_partial)
+                if isinstance(value, NotImplementedTangent):  # not available at these arguments
+                    return value
+                term = value * dx
         total = term if total is None else total + term
     if total is None:
         return zero_tangent_of(y) if constant_zero else ZERO_TANGENT
@@ -506,6 +519,8 @@ def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, ke
                 if isinstance(partial, NotImplementedTangent):
                     return partial
                 g = _weighted(partial, args, ys, part)
+                if isinstance(g, NotImplementedTangent):
+                    return g
                 if g is not None:
                     total = g if total is None else total + g
             return project_argument(args[i], total)

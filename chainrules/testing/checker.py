@@ -38,9 +38,10 @@ STATUSES = ("passed", "failed", "not implemented", "skipped")
 """The statuses of a check, in the order the summary prints them."""
 
 _FRULE_OPTIONS = frozenset({"fdm", "rtol", "atol", "config", "frule_f", "rrule_f", "check_rrule_consistency",
-                            "check_zero_tangents", "rng", "gauge"})
+                            "check_zero_tangents", "rng", "gauge_invariant"})
 _RRULE_OPTIONS = frozenset({"output_tangent", "check_thunked_output_tangent", "fdm", "rtol", "atol", "config",
-                            "rrule_f", "frule_f", "check_inplace_add", "check_frule_consistency", "rng", "gauge"})
+                            "rrule_f", "frule_f", "check_inplace_add", "check_frule_consistency", "rng",
+                            "gauge_invariant"})
 
 
 @dataclasses.dataclass
@@ -166,10 +167,10 @@ def _index_references() -> dict[str, list[str]]:
     return RULE_INDEX
 
 
-def select_functions(targets: Iterable[str] | None = None) -> list[Any]:
+def select_functions(targets: Iterable[Any] | None = None) -> list[Any]:
     """The functions with rules that ``targets`` name (every one when ``targets`` is empty).
 
-    A target is a public module (``"numpy.linalg"``, ``"scipy.special"``: the functions of
+    A target is a function itself, a public module (``"numpy.linalg"``, ``"scipy.special"``: the functions of
     that module), a function (``"numpy.linalg.cholesky"``), or a ruleset module or package
     (``"chainrules.rulesets.linalg"``: the functions whose rules it registers).
 
@@ -196,6 +197,9 @@ def select_functions(targets: Iterable[str] | None = None) -> list[Any]:
     index = _index_references()
     chosen: dict[int, Any] = {}
     for target in targets:
+        if not isinstance(target, str):  # a function itself
+            chosen[id(target)] = target
+            continue
         found = []
         if target.startswith("chainrules"):
             for module, refs in index.items():
@@ -223,14 +227,15 @@ def select_functions(targets: Iterable[str] | None = None) -> list[Any]:
     return list(chosen.values())
 
 
-def check_rules(targets: Iterable[str] | None = None, modes: Sequence[str] = ("frule", "rrule"), seed: int = 0,
+def check_rules(targets: Iterable[Any] | None = None, modes: Sequence[str] = ("frule", "rrule"), seed: int = 0,
                 progress: bool = False) -> list[CheckResult]:
     """Check every rule of the functions ``targets`` names at their samples.
 
     Parameters
     ----------
-    targets : iterable of str, optional
-        See :func:`select_functions` (default: every function with rules).
+    targets : iterable of str or callables, optional
+        Functions, or names of modules and functions: see :func:`select_functions`
+        (default: every function with rules).
     modes : sequence of ``"frule"``, ``"rrule"``
     seed : int
     progress : bool

@@ -488,8 +488,7 @@ def _compare_pullbacks(name: str, labels: list[str], first: tuple[Any, ...], sec
         check_approx(b, a, rtol=rtol, atol=atol, name=f"{name}: {what}, the cotangent of {label}")
 
 
-# ---- test_rrule -------------------------------------------------------------------------------------
-
+# ---- the call under test ----------------------------------------------------------------------------
 def _leading_config(f: Any, args: tuple[Any, ...], config: RuleConfig | None,
                     who: str) -> tuple[Any, tuple[Any, ...], RuleConfig | None]:
     """Accept ``tester(config, f, *args)``, the calling convention of ``rrule``/``frule`` with a config."""
@@ -502,12 +501,240 @@ def _leading_config(f: Any, args: tuple[Any, ...], config: RuleConfig | None,
     return args[0], args[1:], f
 
 
+@dataclasses.dataclass
+class _Call:
+    """One call under test and what every check of it shares.
+
+    ``f_tangent`` is the tangent of the callable itself (``None`` when the caller gave
+    none); ``before`` holds deep copies of the arguments, taken before any rule ran;
+    ``gauge_invariant`` is the function of the output the finite differences compare
+    (``None``: the output itself).
+    """
+
+    tester: str
+    f: Any
+    f_tangent: Any
+    primals: list[Any]
+    tangents: list[Any]
+    fkwargs: dict[str, Any]
+    config: Any
+    fdm: Any
+    rng: Any
+    gauge_invariant: Callable[[Any], Any] | None
+    name: str = ""
+    labels: list[str] = dataclasses.field(default_factory=list)
+    before: list[Any] = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def prepare(cls, tester: str, f: Any, args: tuple[Any, ...], fkwargs: dict[str, Any] | None, config: Any,
+                fdm: Any, rng: Any, gauge_invariant: Callable[[Any], Any] | None, default_f_tangent: Any) -> _Call:
+        f, args, config = _leading_config(f, args, config, tester)
+        rng = _rng(rng)
+        f, args = _unbound(f, args)
+        f_primal, f_tangent = (f.primal, f.tangent) if isinstance(f, PrimalAndTangent) else (f, default_f_tangent)
+        primals, tangents = _split(args, rng)
+        call = cls(tester, f_primal, f_tangent, primals, tangents, dict(fkwargs or {}), config, fdm, rng,
+                   gauge_invariant)
+        call.name = f"{tester}({_describe(f_primal)})"
+        call.labels = _argument_labels(f_primal, len(primals))
+        call.before = copy.deepcopy(primals)
+        return call
+
+    @property
+    def with_f(self) -> bool:
+        """Whether the callable's own fields are differentiated (a functor given a tangent)."""
+        return self.f_tangent is not None and not isinstance(self.f_tangent, (NoTangent, AbstractZero))
+
+    @property
+    def diff(self) -> list[int]:
+        """The positions of the differentiated arguments."""
+        return [i for i, t in enumerate(self.tangents) if not isinstance(t, NoTangent)]
+
+    def run_rule(self, rule: Callable[..., Any], head: tuple[Any, ...]) -> Any:
+        return _call_rule(rule, self.config, head, self.f, self.primals, self.fkwargs)
+
+    def primal_output(self) -> Any:
+        return self.f(*copy.deepcopy(self.before), **self.fkwargs)
+
+    def observed(self, y: Any) -> Any:
+        """What the finite differences compare: ``gauge_invariant(y)``, or ``y``."""
+        return y if self.gauge_invariant is None else self.gauge_invariant(y)
+
+    def varied(self) -> Callable[..., Any]:
+        """The function of the differentiated inputs (the callable first if it is one) the finite differences vary."""
+        diff, with_f = self.diff, self.with_f
+
+        def call_f(*dargs: Any) -> Any:
+            full = list(self.primals)
+            fn = self.f
+            if with_f:
+                fn, dargs = dargs[0], dargs[1:]
+            for k, i in enumerate(diff):
+                full[i] = dargs[k]
+            return self.observed(fn(*copy.deepcopy(full), **self.fkwargs))
+
+        return call_f
+
+    def check_not_mutated(self, when: str) -> None:
+        _check_not_mutated(self.name, self.labels, self.before, self.primals, when)
+
+
+def _cotangent_for_the_pullback(call: _Call, y: Any, output_tangent: Any) -> tuple[Any, Any]:
+    """The cotangent fed to the pullback, and the one the finite differences use.
+
+    Without a gauge they are the same (``output_tangent``, or random). With
+    ``gauge_invariant=g``, ``output_tangent`` (or a random one) is a cotangent ``c`` of
+    ``g(y)``; the pullback receives ``J_g(y)^T c`` (by finite differences of ``g`` alone),
+    a cotangent that no gauge transformation of ``y`` changes.
+    """
+    if call.gauge_invariant is None:
+        dy = rand_tangent(y, call.rng) if output_tangent is None else output_tangent
+        return dy, dy
+    observed = call.observed(y)
+    c = rand_tangent(observed, call.rng) if output_tangent is None else output_tangent
+    (dy,) = vjp(call.fdm, call.gauge_invariant, c, y)
+    return dy, c
+
+
+def _check_rrule_result(call: _Call, result: Any) -> tuple[Any, Callable[[Any], Any]]:
+    if result is None:
+        raise AssertionError(f"{call.name}: no rrule for argument types ({_types(call.primals)})")
+    try:
+        y, pullback = result
+    except (TypeError, ValueError):
+        raise AssertionError(f"{call.name}: the rrule must return (y, pullback), got "
+                             f"{type(result).__name__}") from None
+    if not callable(pullback):
+        raise AssertionError(f"{call.name}: the rrule must return (y, pullback), but the pullback is a "
+                             f"{type(pullback).__name__}")
+    return y, pullback
+
+
+def _pull_back_checked(call: _Call, pullback: Callable[[Any], Any], y: Any, dy: Any) -> tuple[Any, ...]:
+    """Run the pullback once; it must mutate neither the arguments, nor the output, nor ``dy``,
+    and return cotangents that share no memory with any of them."""
+    dy_before = copy.deepcopy(dy)
+    y_before = copy.deepcopy(y)
+    cotangents = _run_pullback(call.name, pullback, dy, len(call.primals), "on the output cotangent")
+    call.check_not_mutated("by the pullback")
+    if not _same(dy_before, dy):
+        raise AssertionError(f"{call.name}: the output cotangent was mutated by the pullback")
+    if not _same(y_before, y):
+        raise AssertionError(f"{call.name}: the primal output was mutated by the pullback")
+    owners = [(label, p) for label, p in zip(call.labels, call.primals)] + [("the primal output", y)]
+    for k, ct in enumerate(cotangents):
+        what = "the function" if k == 0 else call.labels[k - 1]
+        _check_no_aliasing(f"{call.name}: the cotangent of {what}", ct, owners)
+    return cotangents
+
+
+def _check_function_cotangent(call: _Call, cotangents: tuple[Any, ...]) -> None:
+    """A plain function (no fields to differentiate) gets ``NoTangent()`` for itself."""
+    df = unthunk(cotangents[0])
+    if call.f_tangent is None and _is_plain_function(call.f) and not isinstance(df, NoTangent):
+        raise AssertionError(f"{call.name}: the cotangent of the function itself must be NoTangent() "
+                             f"for a plain function, got {type(df).__name__}")
+
+
+def _check_no_tangent_arguments(call: _Call, cotangents: tuple[Any, ...]) -> None:
+    """Arguments marked ``NoTangent()`` (integers, booleans, strings, or by the caller) get ``NoTangent()``."""
+    for i, t in enumerate(call.tangents):
+        if not isinstance(t, NoTangent):
+            continue
+        ct = unthunk(cotangents[i + 1])
+        if isinstance(ct, NotImplementedTangent) and not isinstance(rand_tangent(call.primals[i]), NoTangent):
+            continue  # a differentiable argument held fixed: nobody asks for its derivative
+        if not isinstance(ct, NoTangent):
+            kind = "ZeroTangent(), the wrong kind" if isinstance(ct, AbstractZero) else type(ct).__name__
+            raise AssertionError(f"{call.name}: {call.labels[i]} is not differentiable (or marked NoTangent()) and "
+                                 f"must get NoTangent(); got {kind}")
+
+
+def _check_cotangents_against_finite_differences(call: _Call, fd_dy: Any, cotangents: tuple[Any, ...],
+                                                 rtol: float, atol: float, notes: list[str]) -> None:
+    """Each cotangent equals the finite-difference ``vjp`` of the primal (projected onto its input)."""
+    diff, with_f = call.diff, call.with_f
+    fd_inputs = ([call.f] if with_f else []) + [call.primals[i] for i in diff]
+    need_fd = any(not isinstance(unthunk(c), NotImplementedTangent) for c in cotangents)
+    fd: tuple[Any, ...] = vjp(call.fdm, call.varied(), fd_dy, *fd_inputs) if fd_inputs and need_fd else ()
+    if with_f:
+        df, (df_fd, fd) = unthunk(cotangents[0]), (fd[0], fd[1:])
+        if isinstance(df, NotImplementedTangent):
+            notes.append(f"the function's cotangent: {df.info}")
+        else:
+            check_approx(df, df_fd, rtol=rtol, atol=atol, name=f"{call.name}: cotangent of the function")
+    for k, i in enumerate(diff):
+        ct = unthunk(cotangents[i + 1])
+        label = f"{call.name}: cotangent of {call.labels[i]}"
+        if isinstance(ct, NotImplementedTangent):
+            notes.append(f"{call.labels[i]}: {ct.info}")
+            continue
+        if isinstance(ct, NoTangent):
+            if not _near_zero(fd[k], atol):
+                raise AssertionError(f"{label}: got NoTangent(), but the input is differentiable and the "
+                                     "finite differences say its cotangent is not zero")
+            continue
+        _check_in_tangent_space(call.primals[i], ct, label)
+        check_approx(ct, ProjectTo(call.primals[i])(fd[k]), rtol=rtol, atol=atol, name=label)
+
+
+def _check_other_cotangent_kinds(call: _Call, pullback: Callable[[Any], Any], dy: Any,
+                                 cotangents: tuple[Any, ...], rtol: float, atol: float) -> None:
+    """The same answer for a thunked cotangent; zeros for ``ZeroTangent()``; a structural cotangent
+    with one field ``ZeroTangent()`` acts as zeros there."""
+    nargs = len(call.primals)
+    dy_copy = copy.deepcopy(dy)
+    again = _run_pullback(call.name, pullback, Thunk(lambda: copy.deepcopy(dy_copy)), nargs, "on a thunked cotangent")
+    _compare_pullbacks(call.name, call.labels, cotangents, again, rtol, atol, "with a thunked cotangent")
+    zeros = _run_pullback(call.name, pullback, ZeroTangent(), nargs, "on ZeroTangent()")
+    for k, z in enumerate(zeros):
+        label = "the function" if k == 0 else call.labels[k - 1]
+        try:
+            is_zero = _zero_like(z)
+        except Exception as err:
+            raise AssertionError(f"{call.name}: for a ZeroTangent() output cotangent, computing the cotangent of "
+                                 f"{label} raised {type(err).__name__}: {err}") from err
+        if not is_zero:
+            raise AssertionError(f"{call.name}: for a ZeroTangent() output cotangent, the cotangent of {label} "
+                                 f"is not zero")
+    _check_partly_zero_cotangents(call.name, call.labels, pullback, dy_copy, nargs, rtol, atol)
+    call.check_not_mutated("by the pullback")
+
+
+def _check_accumulation(call: _Call, cotangents: tuple[Any, ...], rtol: float, atol: float) -> None:
+    """``add_(acc, cotangent)`` equals ``acc + cotangent`` (this runs an ``InplaceableThunk``'s ``add_fn``)."""
+    for i in call.diff:
+        raw = cotangents[i + 1]
+        ct = unthunk(raw)
+        if isinstance(ct, (AbstractZero, NotImplementedTangent)):
+            continue
+        acc = rand_tangent(call.primals[i], call.rng)
+        if isinstance(acc, AbstractZero):
+            continue
+        expected = copy.deepcopy(acc) + ct
+        try:
+            summed = add_(acc, raw)
+        except Exception as err:
+            raise AssertionError(f"{call.name}: add_ of the cotangent of {call.labels[i]} raised "
+                                 f"{type(err).__name__}: {err}") from err
+        check_approx(summed, expected, rtol=rtol, atol=atol,
+                     name=f"{call.name}: add_(acc, cotangent of {call.labels[i]}) vs acc + cotangent")
+
+
+# ---- test_rrule -------------------------------------------------------------------------------------
 def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_output_tangent: bool = True,
                fdm: FDMethod | None = None, rtol: float | None = None, atol: float | None = None,
                fkwargs: dict[str, Any] | None = None, config: RuleConfig | None = None,
                rrule_f: Callable[..., Any] | None = None, frule_f: Callable[..., Any] | None = None,
-               check_inplace_add: bool = True, check_frule_consistency: bool = True, rng: Any = None) -> None:
+               check_inplace_add: bool = True, check_frule_consistency: bool = True, rng: Any = None,
+               gauge_invariant: Callable[[Any], Any] | None = None) -> None:
     """Check the rrule of ``f`` at ``args`` against finite differences and the rule contract.
+
+    The checks run in this order, each a function of this module: the rule's primal output
+    (``_check_primal``), one pullback with mutation and aliasing checks
+    (``_pull_back_checked``), the function's own cotangent, ``NoTangent()`` for
+    non-differentiable arguments, every cotangent against finite differences, thunked /
+    zero / partly zero cotangents, ``add_`` accumulation, and agreement with the frule.
 
     Parameters
     ----------
@@ -519,7 +746,8 @@ def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_out
         The arguments. Arguments given plainly get a random tangent; integers, booleans and
         strings are not differentiated; ``PrimalAndTangent(x, NoTangent())`` holds one fixed.
     output_tangent : Any, optional
-        The cotangent fed to the pullback (random by default).
+        The cotangent fed to the pullback (random by default); with ``gauge_invariant``, a
+        cotangent of ``gauge_invariant(y)``.
     check_thunked_output_tangent : bool
         Also call the pullback with the cotangent wrapped in a ``Thunk``, with
         ``ZeroTangent()``, and (for a structural cotangent) with each field ``ZeroTangent()``.
@@ -537,6 +765,13 @@ def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_out
     check_inplace_add, check_frule_consistency : bool
         Switch those checks off (for example for an AD's own gradients).
     rng : numpy.random.Generator or int, optional
+    gauge_invariant : callable, optional
+        For outputs defined only up to a gauge (eigenvectors up to a phase, an SVD up to
+        signs): a function ``g`` of the output that no gauge transformation changes (for
+        eigenvectors, the projectors ``v_k v_k^H``). The finite differences then compare
+        ``g(f(x))``, and the pullback is fed ``J_g(y)^T c`` for a random cotangent ``c`` of
+        ``g(y)``: exactly the cotangents a gauge-invariant loss produces, the only ones for
+        which the derivative is defined.
 
     Raises
     ------
@@ -569,139 +804,38 @@ def test_rrule(f: Any, *args: Any, output_tangent: Any = None, check_thunked_out
     Traceback (most recent call last):
     ...
     AssertionError: test_rrule(...double_wrong): cotangent of argument 1 ('x'): arrays differ: ...
+
+    A gauge-dependent output: the eigenvectors of a complex Hermitian matrix, compared
+    through their projectors.
+
+    >>> import chainrules
+    >>> def projectors(result):
+    ...     w, v = result
+    ...     return w, np.einsum("ik,jk->kij", v, v.conj())
+    >>> a = np.array([[2.0, 1j], [-1j, 3.0]])
+    >>> test_rrule(np.linalg.eigh, a, gauge_invariant=projectors)
     """
-    f, args, config = _leading_config(f, args, config, "test_rrule")
-    rng = _rng(rng)
-    fkwargs = dict(fkwargs or {})
-    f, args = _unbound(f, args)
-    f_primal, f_tangent = (f.primal, f.tangent) if isinstance(f, PrimalAndTangent) else (f, None)
-    primals, tangents = _split(args, rng)
-    name = f"test_rrule({_describe(f_primal)})"
-    labels = _argument_labels(f_primal, len(primals))
-    before = copy.deepcopy(primals)
-    rule = rrule if rrule_f is None else rrule_f
+    call = _Call.prepare("test_rrule", f, args, fkwargs, config, fdm, rng, gauge_invariant, None)
+    result = call.run_rule(rrule if rrule_f is None else rrule_f, ())
+    y, pullback = _check_rrule_result(call, result)
+    call.check_not_mutated("by the rrule")
+    rtol, atol = _tolerances(rtol, atol, y, *call.primals)
+    _check_primal(call.name, y, call.primal_output(), rtol, atol)
 
-    result = _call_rule(rule, config, (), f_primal, primals, fkwargs)
-    if result is None:
-        raise AssertionError(f"{name}: no rrule for argument types ({_types(primals)})")
-    try:
-        y, pullback = result
-    except (TypeError, ValueError):
-        raise AssertionError(f"{name}: the rrule must return (y, pullback), got {type(result).__name__}") from None
-    if not callable(pullback):
-        raise AssertionError(f"{name}: the rrule must return (y, pullback), but the pullback is a "
-                             f"{type(pullback).__name__}")
-    _check_not_mutated(name, labels, before, primals, "by the rrule")
-    expected_y = f_primal(*copy.deepcopy(before), **fkwargs)
-    rtol, atol = _tolerances(rtol, atol, y, *primals)
-    _check_primal(name, y, expected_y, rtol, atol)
-
-    dy = rand_tangent(y, rng) if output_tangent is None else output_tangent
-    dy_before = copy.deepcopy(dy)
-    y_before = copy.deepcopy(y)
-    cotangents = _run_pullback(name, pullback, dy, len(primals), "on the output cotangent")
-    _check_not_mutated(name, labels, before, primals, "by the pullback")
-    if not _same(dy_before, dy):
-        raise AssertionError(f"{name}: the output cotangent was mutated by the pullback")
-    if not _same(y_before, y):
-        raise AssertionError(f"{name}: the primal output was mutated by the pullback")
-    owners = [(label, p) for label, p in zip(labels, primals)] + [("the primal output", y)]
-    for k, ct in enumerate(cotangents):
-        what = "the function" if k == 0 else labels[k - 1]
-        _check_no_aliasing(f"{name}: the cotangent of {what}", ct, owners)
-
+    dy, fd_dy = _cotangent_for_the_pullback(call, y, output_tangent)
+    cotangents = _pull_back_checked(call, pullback, y, dy)
     notes: list[str] = []
-    # The function's own cotangent.
-    df = unthunk(cotangents[0])
-    if f_tangent is None and _is_plain_function(f_primal) and not isinstance(df, NoTangent):
-        raise AssertionError(f"{name}: the cotangent of the function itself must be NoTangent() "
-                             f"for a plain function, got {type(df).__name__}")
-    # Which arguments are differentiated.
-    diff = [i for i, t in enumerate(tangents) if not isinstance(t, NoTangent)]
-    with_f = f_tangent is not None and not isinstance(f_tangent, NoTangent)
-    for i, t in enumerate(tangents):
-        if isinstance(t, NoTangent):
-            ct = unthunk(cotangents[i + 1])
-            if isinstance(ct, NotImplementedTangent) and not isinstance(rand_tangent(primals[i]), NoTangent):
-                continue  # a differentiable argument held fixed: nobody asks for its derivative
-            if not isinstance(ct, NoTangent):
-                kind = "ZeroTangent(), the wrong kind" if isinstance(ct, AbstractZero) else type(ct).__name__
-                raise AssertionError(f"{name}: {labels[i]} is not differentiable (or marked NoTangent()) and "
-                                     f"must get NoTangent(); got {kind}")
-
-    def call_f(*dargs: Any) -> Any:
-        full = list(primals)
-        fn = f_primal
-        if with_f:
-            fn, dargs = dargs[0], dargs[1:]
-        for k, i in enumerate(diff):
-            full[i] = dargs[k]
-        return fn(*copy.deepcopy(full), **fkwargs)
-
-    fd_inputs = ([f_primal] if with_f else []) + [primals[i] for i in diff]
-    need_fd = any(not isinstance(unthunk(c), NotImplementedTangent) for c in cotangents)
-    fd = vjp(fdm, call_f, dy, *fd_inputs) if fd_inputs and need_fd else ()
-    if with_f:
-        df_fd, fd = fd[0], fd[1:]
-        if isinstance(df, NotImplementedTangent):
-            notes.append(f"the function's cotangent: {df.info}")
-        else:
-            check_approx(df, df_fd, rtol=rtol, atol=atol, name=f"{name}: cotangent of the function")
-    for k, i in enumerate(diff):
-        ct = unthunk(cotangents[i + 1])
-        label = f"{name}: cotangent of {labels[i]}"
-        if isinstance(ct, NotImplementedTangent):
-            notes.append(f"{labels[i]}: {ct.info}")
-            continue
-        if isinstance(ct, NoTangent):
-            if not _near_zero(fd[k], atol):
-                raise AssertionError(f"{label}: got NoTangent(), but the input is differentiable and the "
-                                     "finite differences say its cotangent is not zero")
-            continue
-        _check_in_tangent_space(primals[i], ct, label)
-        expected = ProjectTo(primals[i])(fd[k])
-        check_approx(ct, expected, rtol=rtol, atol=atol, name=label)
-
+    _check_function_cotangent(call, cotangents)
+    _check_no_tangent_arguments(call, cotangents)
+    _check_cotangents_against_finite_differences(call, fd_dy, cotangents, rtol, atol, notes)
     if check_thunked_output_tangent:
-        again = _run_pullback(name, pullback, Thunk(lambda: copy.deepcopy(dy_before)), len(primals),
-                              "on a thunked cotangent")
-        _compare_pullbacks(name, labels, cotangents, again, rtol, atol, "with a thunked cotangent")
-        zeros = _run_pullback(name, pullback, ZeroTangent(), len(primals), "on ZeroTangent()")
-        for k, z in enumerate(zeros):
-            label = "the function" if k == 0 else labels[k - 1]
-            try:
-                is_zero = _zero_like(z)
-            except Exception as err:
-                raise AssertionError(f"{name}: for a ZeroTangent() output cotangent, computing the cotangent of "
-                                     f"{label} raised {type(err).__name__}: {err}") from err
-            if not is_zero:
-                raise AssertionError(f"{name}: for a ZeroTangent() output cotangent, the cotangent of {label} "
-                                     f"is not zero")
-        _check_partly_zero_cotangents(name, labels, pullback, dy_before, len(primals), rtol, atol)
-        _check_not_mutated(name, labels, before, primals, "by the pullback")
-
+        _check_other_cotangent_kinds(call, pullback, dy, cotangents, rtol, atol)
     if check_inplace_add:
-        for i in diff:
-            raw = cotangents[i + 1]
-            ct = unthunk(raw)
-            if isinstance(ct, (AbstractZero, NotImplementedTangent)):
-                continue
-            acc = rand_tangent(primals[i], rng)
-            if isinstance(acc, AbstractZero):
-                continue
-            expected = copy.deepcopy(acc) + ct
-            try:
-                summed = add_(acc, raw)
-            except Exception as err:
-                raise AssertionError(f"{name}: add_ of the cotangent of {labels[i]} raised "
-                                     f"{type(err).__name__}: {err}") from err
-            check_approx(summed, expected, rtol=rtol, atol=atol,
-                         name=f"{name}: add_(acc, cotangent of {labels[i]}) vs acc + cotangent")
-
-    if check_frule_consistency and not with_f:
-        _check_consistency(name, f_primal, primals, tangents, dy, cotangents, fkwargs, config,
-                           frule if frule_f is None else frule_f, rtol, atol)
-    _report_not_implemented(name, notes)
+        _check_accumulation(call, cotangents, rtol, atol)
+    if check_frule_consistency and not call.with_f:
+        _check_consistency(call.name, call.f, call.primals, call.tangents, dy, cotangents, call.fkwargs,
+                           call.config, frule if frule_f is None else frule_f, rtol, atol)
+    _report_not_implemented(call.name, notes)
 
 
 def _check_partly_zero_cotangents(name: str, labels: list[str], pullback: Callable[[Any], Any], dy: Any,
@@ -760,17 +894,58 @@ def _check_consistency(name: str, f: Any, primals: list[Any], tangents: list[Any
 
 
 # ---- test_frule -------------------------------------------------------------------------------------
+def _check_frule_result(call: _Call, result: Any) -> tuple[Any, Any]:
+    if result is None:
+        raise AssertionError(f"{call.name}: no frule for argument types ({_types(call.primals)})")
+    try:
+        y, ydot = result
+    except (TypeError, ValueError):
+        raise AssertionError(f"{call.name}: the frule must return (y, dy), got {type(result).__name__}") from None
+    return y, ydot
+
+
+def _check_tangent_against_finite_differences(call: _Call, y: Any, ydot: Any, rtol: float, atol: float) -> None:
+    """The output tangent equals the finite-difference ``jvp`` of the primal along the input tangents.
+
+    With ``gauge_invariant=g`` both sides are pushed through ``g``: the rule's tangent by
+    finite differences of ``g`` alone at ``y``.
+    """
+    diff = call.diff
+    pairs = ([(call.f, call.f_tangent)] if call.with_f else []) + [(call.primals[i], call.tangents[i])
+                                                                    for i in diff]
+    expected = jvp(call.fdm, call.varied(), *pairs) if pairs else ZeroTangent()
+    _check_in_tangent_space(y, ydot, f"{call.name}: output tangent")
+    actual = ydot if call.gauge_invariant is None else jvp(call.fdm, call.gauge_invariant, (y, ydot))
+    check_approx(actual, expected, rtol=rtol, atol=atol, name=f"{call.name}: output tangent")
+
+
+def _check_zero_tangents_give_zero(call: _Call, rule: Callable[..., Any]) -> None:
+    """``ZeroTangent()`` for every argument (and ``NoTangent()`` for the callable) pushes forward to a zero."""
+    zero_tangents = [t if isinstance(t, NoTangent) else ZeroTangent() for t in call.tangents]
+    try:
+        zero_result = call.run_rule(rule, ((NoTangent(), *zero_tangents),))
+        is_zero = _zero_like(unthunk(zero_result[1]))
+    except Exception as err:
+        raise AssertionError(f"{call.name}: the frule fails on ZeroTangent() input tangents: "
+                             f"{type(err).__name__}: {err}") from err
+    if not is_zero:
+        raise AssertionError(f"{call.name}: for ZeroTangent() input tangents, the output tangent is not zero")
+    call.check_not_mutated("by the frule")
+
+
 def test_frule(f: Any, *args: Any, fdm: FDMethod | None = None, rtol: float | None = None,
                atol: float | None = None, fkwargs: dict[str, Any] | None = None,
                config: RuleConfig | None = None, frule_f: Callable[..., Any] | None = None,
                rrule_f: Callable[..., Any] | None = None, check_rrule_consistency: bool = True,
-               check_zero_tangents: bool = True, rng: Any = None) -> None:
+               check_zero_tangents: bool = True, rng: Any = None,
+               gauge_invariant: Callable[[Any], Any] | None = None) -> None:
     """Check the frule of ``f`` at ``args`` against finite differences and the rule contract.
 
     Parameters are those of :func:`test_rrule`; the tangents of the arguments (given with
     :class:`PrimalAndTangent` or random) are pushed forward and compared with the
-    finite-difference ``jvp``. ``check_zero_tangents`` also pushes forward
-    ``ZeroTangent()`` for every argument, which must give a zero.
+    finite-difference ``jvp`` (of ``gauge_invariant(f(x))`` when given).
+    ``check_zero_tangents`` also pushes forward ``ZeroTangent()`` for every argument, which
+    must give a zero.
 
     Examples
     --------
@@ -784,76 +959,34 @@ def test_frule(f: Any, *args: Any, fdm: FDMethod | None = None, rtol: float | No
     ...     return double(x), 2 * tangents[1]
     >>> test_frule(double, np.array([1.0, 2.0]))
     """
-    f, args, config = _leading_config(f, args, config, "test_frule")
-    rng = _rng(rng)
-    fkwargs = dict(fkwargs or {})
-    f, args = _unbound(f, args)
-    f_primal, f_tangent = (f.primal, f.tangent) if isinstance(f, PrimalAndTangent) else (f, NoTangent())
-    primals, tangents = _split(args, rng)
-    name = f"test_frule({_describe(f_primal)})"
-    labels = _argument_labels(f_primal, len(primals))
-    before = copy.deepcopy(primals)
-    tangents_before = copy.deepcopy(tangents)
+    call = _Call.prepare("test_frule", f, args, fkwargs, config, fdm, rng, gauge_invariant, NoTangent())
+    tangents_before = copy.deepcopy(call.tangents)
     rule = frule if frule_f is None else frule_f
-
-    result = _call_rule(rule, config, ((f_tangent, *tangents),), f_primal, primals, fkwargs)
-    if result is None:
-        raise AssertionError(f"{name}: no frule for argument types ({_types(primals)})")
-    try:
-        y, ydot = result
-    except (TypeError, ValueError):
-        raise AssertionError(f"{name}: the frule must return (y, dy), got {type(result).__name__}") from None
-    _check_not_mutated(name, labels, before, primals, "by the frule")
-    _check_not_mutated(name, [f"the tangent of {lab}" for lab in labels], tangents_before, tangents, "by the frule")
-    rtol, atol = _tolerances(rtol, atol, y, *primals)
-    expected_y = f_primal(*copy.deepcopy(before), **fkwargs)
-    _check_primal(name, y, expected_y, rtol, atol)
-    _check_no_aliasing(f"{name}: the output tangent", ydot, [(label, p) for label, p in zip(labels, primals)])
+    y, ydot = _check_frule_result(call, call.run_rule(rule, ((call.f_tangent, *call.tangents),)))
+    call.check_not_mutated("by the frule")
+    _check_not_mutated(call.name, [f"the tangent of {lab}" for lab in call.labels], tangents_before, call.tangents,
+                       "by the frule")
+    rtol, atol = _tolerances(rtol, atol, y, *call.primals)
+    _check_primal(call.name, y, call.primal_output(), rtol, atol)
+    _check_no_aliasing(f"{call.name}: the output tangent", ydot,
+                       [(label, p) for label, p in zip(call.labels, call.primals)])
 
     ydot = unthunk(ydot)
     notes: list[str] = []
-    with_f = not isinstance(f_tangent, (NoTangent, AbstractZero))
     if isinstance(ydot, NotImplementedTangent):
         notes.append(f"the output tangent: {ydot.info}")
     else:
-        diff = [i for i, t in enumerate(tangents) if not isinstance(t, NoTangent)]
-
-        def call_f(*dargs: Any) -> Any:
-            full = list(primals)
-            fn = f_primal
-            if with_f:
-                fn, dargs = dargs[0], dargs[1:]
-            for k, i in enumerate(diff):
-                full[i] = dargs[k]
-            return fn(*copy.deepcopy(full), **fkwargs)
-
-        pairs = ([(f_primal, f_tangent)] if with_f else []) + [(primals[i], tangents[i]) for i in diff]
-        expected = jvp(fdm, call_f, *pairs) if pairs else ZeroTangent()
-        _check_in_tangent_space(y, ydot, f"{name}: output tangent")
-        check_approx(ydot, expected, rtol=rtol, atol=atol, name=f"{name}: output tangent")
-
+        _check_tangent_against_finite_differences(call, y, ydot, rtol, atol)
     if check_zero_tangents:
-        zero_tangents = [t if isinstance(t, NoTangent) else ZeroTangent() for t in tangents]
-        try:
-            # The callable itself (a functor) is held fixed too: NoTangent() is its "not differentiated".
-            zero_result = _call_rule(rule, config, ((NoTangent(), *zero_tangents),), f_primal, primals, fkwargs)
-            zero_out = unthunk(zero_result[1])
-            is_zero = _zero_like(zero_out)
-        except Exception as err:
-            raise AssertionError(f"{name}: the frule fails on ZeroTangent() input tangents: "
-                                 f"{type(err).__name__}: {err}") from err
-        if not is_zero:
-            raise AssertionError(f"{name}: for ZeroTangent() input tangents, the output tangent is not zero")
-        _check_not_mutated(name, labels, before, primals, "by the frule")
-
-    if check_rrule_consistency and not with_f and not isinstance(ydot, NotImplementedTangent):
-        back = _call_rule(rrule if rrule_f is None else rrule_f, config, (), f_primal, list(primals), fkwargs)
+        _check_zero_tangents_give_zero(call, rule)
+    if check_rrule_consistency and not call.with_f and not isinstance(ydot, NotImplementedTangent):
+        back = call.run_rule(rrule if rrule_f is None else rrule_f, ())
         if back is not None:
-            dy = rand_tangent(y, rng)
-            cotangents = _run_pullback(name, back[1], dy, len(primals), "on the output cotangent (rrule)")
-            _check_consistency(name, f_primal, primals, tangents, dy, cotangents, fkwargs, config,
-                               rule, rtol, atol)
-    _report_not_implemented(name, notes)
+            dy, _ = _cotangent_for_the_pullback(call, y, None)
+            cotangents = _run_pullback(call.name, back[1], dy, len(call.primals), "on the output cotangent (rrule)")
+            _check_consistency(call.name, call.f, call.primals, call.tangents, dy, cotangents, call.fkwargs,
+                               call.config, rule, rtol, atol)
+    _report_not_implemented(call.name, notes)
 
 
 # ---- test_scalar ------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from chainrules_core import (
     scalar_rule,
     unthunk,
 )
-from chainrules_core.scalar_rules import ONE
+from chainrules_core.scalar_rules import ONE, ZERO
 
 
 # One argument, partials from the inputs.
@@ -235,6 +235,37 @@ def test_constant_and_not_implemented_partials():
     assert isinstance(unthunk(dk), NotImplementedTangent)
     assert isinstance(frule((NoTangent(), 0.0, 1.0), scaled, 2.0, 1.0)[1], NotImplementedTangent)
     test_rrule(scaled, 2.0, PrimalAndTangent(1.0, NoTangent()))
+
+
+def test_a_partial_may_return_not_implemented_at_some_arguments():
+    # A partial that cannot reach its accuracy at some inputs returns not_implemented(...) there:
+    # that argument's cotangent (and the frule's output tangent) is the NotImplementedTangent.
+    def scaled_by(x, k):
+        return k * x
+
+    def k_partial(x, k):
+        return not_implemented("no derivative in k beyond x = 1") if np.any(np.abs(x) > 1) else x
+
+    scalar_rule(scaled_by, lambda x, k: k, k_partial)
+    _, pullback = rrule(scaled_by, np.array([0.5, 2.0]), np.array([3.0, 4.0]))
+    _, dx, dk = pullback(np.ones(2))
+    np.testing.assert_array_equal(unthunk(dx), [3.0, 4.0])
+    assert isinstance(unthunk(dk), NotImplementedTangent) and "beyond x = 1" in unthunk(dk).info
+    _, pullback = rrule(scaled_by, np.array([0.5, 0.25]), np.array([3.0, 4.0]))
+    np.testing.assert_array_equal(unthunk(pullback(np.ones(2))[2]), [0.5, 0.25])
+    _, dy = frule((NoTangent(), np.zeros(2), np.ones(2)), scaled_by, np.array([0.5, 2.0]), np.array([3.0, 4.0]))
+    assert isinstance(dy, NotImplementedTangent)
+    _, dy = frule((NoTangent(), np.ones(2), ZeroTangent()), scaled_by, np.array([0.5, 2.0]), np.array([3.0, 4.0]))
+    np.testing.assert_array_equal(dy, [3.0, 4.0])
+
+    def two_outputs(x, k):
+        return k * x, x
+
+    scalar_rule(two_outputs, (lambda x, k: k, k_partial), (ONE, ZERO))
+    _, pullback = rrule(two_outputs, np.array([0.5, 2.0]), np.array([3.0, 4.0]))
+    cotangents = pullback(Tangent(tuple, np.ones(2), np.ones(2)))
+    np.testing.assert_array_equal(unthunk(cotangents[1]), [4.0, 5.0])
+    assert isinstance(unthunk(cotangents[2]), NotImplementedTangent)
 
 
 # ---- non_differentiable -------------------------------------------------------------------------

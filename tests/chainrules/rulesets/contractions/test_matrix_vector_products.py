@@ -1,4 +1,4 @@
-"""Rules of chainrules/rulesets/contractions/products.py, checked against finite differences."""
+"""Rules of chainrules/rulesets/contractions/matrix_vector_products.py, checked against finite differences."""
 
 from __future__ import annotations
 
@@ -75,6 +75,10 @@ def test_matmul_rejects_wrong_cotangent_and_out(rand):
     _, pullback = rrule(np.matmul, a, b)
     with pytest.raises(ProjectionError, match=r"matmul pullback: output cotangent has shape \(2, 3\)"):
         pullback(np.ones((2, 3)))
+    # a Python float for a matrix output: the cotangent reader's message, not NumPy's matmul error
+    with pytest.raises(ProjectionError, match=r"numpy\.matmul pullback: output cotangent is a number \(float\), "
+                                              r"expected an array of shape \(3, 2\)"):
+        pullback(1.5)
     with pytest.raises(UnsupportedKeywordError, match="out="):
         rrule(np.matmul, a, b, out=np.empty((3, 2)))
     with pytest.raises(UnsupportedKeywordError, match="axes="):

@@ -37,26 +37,29 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    as_computed,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
-    tangent_value,
-    zero_cotangents,
 )
+from chainrules.rulesets.reductions._tangent_values import as_computed, output_tangent, passed_on, tangent_value
 from chainrules.rulesets.reductions.sums import summation_mask
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+    sample_inputs,
+)
 
 _NO = NoTangent()
 
@@ -79,7 +82,7 @@ def product_of_others(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules.rulesets.reductions.products import product_of_others
+    >>> from chainrules.rulesets.reductions.prod import product_of_others
     >>> product_of_others(np.array([2.0, 3.0, 4.0]), (0,))
     array([12.,  8.,  6.])
     >>> product_of_others(np.array([2.0, 0.0, 4.0]), (0,))
@@ -130,17 +133,16 @@ class _Product:
         return np.prod(self.effective(), axis=self.axes, keepdims=True)
 
 
-def _product_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, keepdims: Any, initial: Any,
+def _product_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, keepdims: Any, initial: Any,
                    where: Any, *, skip_nan: bool) -> tuple[Any, Callable[[Any], tuple[Any, Any]]]:
     y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
-    project_a = project_input(a)
-    project_initial = project_input(initial) if initial is not NOVALUE else None
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
+    project_initial = cotangent_projector(initial) if initial is not NOVALUE else None
 
     def product_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_initial(zero) if project_initial else _NO
         product = _Product(a, axis, summation_mask(a, where, skip_nan), initial, dtype)
         dy_k = np.reshape(dy, keepdims_shape(product.shape, product.axes))
@@ -184,13 +186,11 @@ def _product_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axi
 def _register_product(f: Callable[..., Any], short: str, *,
                       skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)``."""
-    name = f"np.{short}"
-
     def product_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
                       initial: Any = NOVALUE,
                       where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _product_rrule(f, name, a, axis, dtype, keepdims, initial, where, skip_nan=skip_nan)
+        y, cotangents = _product_rrule(f, a, axis, dtype, keepdims, initial, where, skip_nan=skip_nan)
 
         def product_pullback(dy: Any) -> tuple[Any, ...]:
             da, dinitial = cotangents(dy)
@@ -211,3 +211,32 @@ nanprod_rrule, nanprod_frule = _register_product(np.nanprod, "nanprod", skip_nan
 
 
 register_method(np.ndarray.prod, np.prod, ("axis", "dtype", "out"), ("keepdims", "initial", "where"))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_ZEROS = np.array([[2.0, 0.0, -1.5, 0.5], [0.0, 1.5, 0.0, -2.0], [1.2, -0.7, 2.5, 0.8]])
+"""Rows with one zero, two zeros and none: the three regimes of the product of the others."""
+
+
+@sample_inputs(np.prod, np.nanprod)
+def _prod_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None, None), rng=rng),
+            Sample(_ZEROS, 1, label="one, two and no zeros in a slice"),
+            Sample(_ZEROS + 0.5j * _ZEROS[::-1], 1, label="complex, with zeros"),
+            Sample(_ZEROS, label="zeros, all axes"),
+            Sample(y, 1, None, None, False, 1.5, label="initial by position (differentiated)"),
+            Sample(y, fkwargs={"initial": 1.5}, label="initial by keyword"),
+            Sample(y, fkwargs={"where": y > 0, "axis": 0}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)")]
+
+
+@sample_inputs(np.nanprod)
+def _nanprod_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.prod)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_ZEROS), Sample(_ZEROS, 1, label="axis by position"),
+            Sample(_ZEROS.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]

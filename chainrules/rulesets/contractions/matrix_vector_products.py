@@ -35,27 +35,24 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    as_array,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
 from chainrules.rulesets.contractions.tensordot import tensordot_cotangent_a, tensordot_cotangent_b
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
-    check_cotangent_shape,
+    Sample,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 _UFUNC_REJECTED = ("out", "where", "axes", "axis")
 
@@ -89,9 +86,9 @@ def matmul_cotangent_a(a: np.ndarray, b: np.ndarray, dy: np.ndarray) -> np.ndarr
     (2, 3)
     """
     if a.ndim == 2 and b.ndim == 2:  # the common case, without the general machinery
-        return dy @ conj(b).T
+        return dy @ conj_if_complex(b).T
     a2, b2, dy2 = _promote(a, b, dy)
-    bh = conj(b2)
+    bh = conj_if_complex(b2)
     if a2.ndim == 2 and dy2.ndim > 2:
         # a plain matrix against a stack: contract the batch axes and n in one call
         batch = list(range(dy2.ndim - 2))
@@ -113,9 +110,9 @@ def matmul_cotangent_b(a: np.ndarray, b: np.ndarray, dy: np.ndarray) -> np.ndarr
            [10., 10., 10., 10.]])
     """
     if a.ndim == 2 and b.ndim == 2:
-        return conj(a).T @ dy
+        return conj_if_complex(a).T @ dy
     a2, b2, dy2 = _promote(a, b, dy)
-    ah = conj(a2)
+    ah = conj_if_complex(a2)
     if b2.ndim == 2 and dy2.ndim > 2:
         batch = list(range(dy2.ndim - 2))
         db = np.tensordot(ah, dy2, axes=(batch + [ah.ndim - 2], batch + [dy2.ndim - 2]))
@@ -133,6 +130,7 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.matmul, np.eye(2), np.ones((2, 3)))
     >>> unthunk(pullback(np.ones((2, 3)))[2])
     array([[1., 1., 1.],
@@ -142,14 +140,14 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     """
     reject_keywords(np.matmul, kwargs, _UFUNC_REJECTED)
     y = np.matmul(a, b, **kwargs) if kwargs else np.matmul(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def matmul_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy)
-        check_cotangent_shape(dy, np.shape(y), "matmul pullback: output cotangent")
-        dy = as_array(dy)
+        dy = read_cotangent(dy, y, np.matmul)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero)
+        dy = np.asarray(dy)
         da = lazy_cotangent(project_a, lambda: matmul_cotangent_a(a, b, dy))
         db = lazy_cotangent(project_b, lambda: matmul_cotangent_b(a, b, dy))
         return NoTangent(), da, db
@@ -178,15 +176,15 @@ def _product_cotangents(a: Any, b: Any, axes_a: list[int], axes_b: list[int], dy
                         project_a: Any, project_b: Any) -> tuple[Any, Any]:
     """Thunked cotangents of ``tensordot(a, b, (axes_a, axes_b))``, or of ``a * b`` if either is a scalar."""
     if np.ndim(a) == 0 or np.ndim(b) == 0:
-        return (lazy_cotangent(project_a, lambda: unbroadcast(conj(b) * dy, np.shape(a))),
-                lazy_cotangent(project_b, lambda: unbroadcast(conj(a) * dy, np.shape(b))))
-    a, b, dy = np.asarray(a), np.asarray(b), as_array(dy)
+        return (lazy_cotangent(project_a, lambda: unbroadcast(conj_if_complex(b) * dy, np.shape(a))),
+                lazy_cotangent(project_b, lambda: unbroadcast(conj_if_complex(a) * dy, np.shape(b))))
+    a, b, dy = np.asarray(a), np.asarray(b), np.asarray(dy)
     return (lazy_cotangent(project_a, lambda: tensordot_cotangent_a(a, b, axes_a, axes_b, dy)),
             lazy_cotangent(project_b, lambda: tensordot_cotangent_b(a, b, axes_a, axes_b, dy)))
 
 
-@rrule.register(np.dot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
-@rrule.register(np.ndarray.dot, np.ndarray, NUMBER_OR_ARRAY)
+@rrule.register(np.dot, NUMERIC, NUMERIC)
+@rrule.register(np.ndarray.dot, np.ndarray, NUMERIC)
 def dot_rrule(a: Any, b: Any, out: Any = None) -> Any:
     """Reverse rule of ``np.dot(a, b)`` and ``a.dot(b)`` (no conjugation).
 
@@ -195,27 +193,28 @@ def dot_rrule(a: Any, b: Any, out: Any = None) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.dot, np.array([1.0, 2.0]), np.array([3.0, 4.0]))
     >>> tuple(map(unthunk, pullback(1.0)[1:3]))
     (array([3., 4.]), array([1., 2.]))
     """
     reject_keywords(np.dot, {"out": out})
     y = np.dot(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def dot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy), NoTangent()
-        check_cotangent_shape(dy, np.shape(y), "np.dot pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.dot)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero), NoTangent()
         axes_a, axes_b = [np.ndim(a) - 1], [max(np.ndim(b) - 2, 0)]
         return NoTangent(), *_product_cotangents(a, b, axes_a, axes_b, dy, project_a, project_b), NoTangent()
 
     return y, dot_pullback
 
 
-@frule.register(np.dot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
-@frule.register(np.ndarray.dot, np.ndarray, NUMBER_OR_ARRAY)
+@frule.register(np.dot, NUMERIC, NUMERIC)
+@frule.register(np.ndarray.dot, np.ndarray, NUMERIC)
 def dot_frule(tangents: Any, a: Any, b: Any, out: Any = None) -> Any:
     """Forward rule of ``np.dot(a, b)`` and ``a.dot(b)``: ``dot(da, b) + dot(a, db)``.
 
@@ -229,31 +228,32 @@ def dot_frule(tangents: Any, a: Any, b: Any, out: Any = None) -> Any:
     return y, _bilinear_frule(np.dot, tangents, a, b, y)
 
 
-@rrule.register(np.inner, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.inner, NUMERIC, NUMERIC)
 def inner_rrule(a: Any, b: Any) -> Any:
     """Reverse rule of ``np.inner(a, b)``: contracts the last axes of both (no conjugation).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.inner, np.ones((2, 3)), np.arange(3.0))
     >>> unthunk(pullback(np.ones(2))[2])
     array([2., 2., 2.])
     """
     y = np.inner(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def inner_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.inner pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.inner)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero)
         axes_a, axes_b = [np.ndim(a) - 1], [np.ndim(b) - 1]
         return NoTangent(), *_product_cotangents(a, b, axes_a, axes_b, dy, project_a, project_b)
 
     return y, inner_pullback
 
 
-@frule.register(np.inner, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.inner, NUMERIC, NUMERIC)
 def inner_frule(tangents: Any, a: Any, b: Any) -> Any:
     """Forward rule of ``np.inner``: ``inner(da, b) + inner(a, db)``.
 
@@ -266,24 +266,25 @@ def inner_frule(tangents: Any, a: Any, b: Any) -> Any:
     return y, _bilinear_frule(np.inner, tangents, a, b, y)
 
 
-@rrule.register(np.vdot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.vdot, NUMERIC, NUMERIC)
 def vdot_rrule(a: Any, b: Any) -> Any:
     """Reverse rule of ``np.vdot(a, b) = sum(conj(a) * b)`` (flattened): ``da = b conj(dy)``, ``db = a dy``.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.vdot, np.array([1j, 2.0]), np.array([3.0, 4j]))
     >>> tuple(map(unthunk, pullback(1.0)[1:]))
     (array([3.+0.j, 0.+4.j]), array([0.+1.j, 2.+0.j]))
     """
     y = np.vdot(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def vdot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy)
-        check_cotangent_shape(dy, (), "np.vdot pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.vdot)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero)
         da = lazy_cotangent(project_a, lambda: np.reshape(b, np.shape(a)) * np.conj(dy))
         db = lazy_cotangent(project_b, lambda: np.reshape(a, np.shape(b)) * dy)
         return NoTangent(), da, db
@@ -291,7 +292,7 @@ def vdot_rrule(a: Any, b: Any) -> Any:
     return y, vdot_pullback
 
 
-@frule.register(np.vdot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.vdot, NUMERIC, NUMERIC)
 def vdot_frule(tangents: Any, a: Any, b: Any) -> Any:
     """Forward rule of ``np.vdot``: ``vdot(da, b) + vdot(a, db)``.
 
@@ -304,34 +305,35 @@ def vdot_frule(tangents: Any, a: Any, b: Any) -> Any:
     return y, _bilinear_frule(np.vdot, tangents, a, b, y)
 
 
-@rrule.register(np.outer, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.outer, NUMERIC, NUMERIC)
 def outer_rrule(a: Any, b: Any, out: Any = None) -> Any:
     """Reverse rule of ``np.outer(a, b)`` (inputs flattened): ``da = dy @ conj(b)``, ``db = conj(a) @ dy``.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.outer, np.array([1.0, 2.0]), np.array([1.0, 0.0, 3.0]))
     >>> tuple(map(unthunk, pullback(np.ones((2, 3)))[1:3]))
     (array([4., 4.]), array([3., 3., 3.]))
     """
     reject_keywords(np.outer, {"out": out})
     y = np.outer(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def outer_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy), NoTangent()
-        check_cotangent_shape(dy, y.shape, "np.outer pullback: output cotangent")
-        dy = as_array(dy)
-        da = lazy_cotangent(project_a, lambda: np.reshape(dy @ conj(np.ravel(b)), np.shape(a)))
-        db = lazy_cotangent(project_b, lambda: np.reshape(conj(np.ravel(a)) @ dy, np.shape(b)))
+        dy = read_cotangent(dy, y, np.outer)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero), NoTangent()
+        dy = np.asarray(dy)
+        da = lazy_cotangent(project_a, lambda: np.reshape(dy @ conj_if_complex(np.ravel(b)), np.shape(a)))
+        db = lazy_cotangent(project_b, lambda: np.reshape(conj_if_complex(np.ravel(a)) @ dy, np.shape(b)))
         return NoTangent(), da, db, NoTangent()
 
     return y, outer_pullback
 
 
-@frule.register(np.outer, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.outer, NUMERIC, NUMERIC)
 def outer_frule(tangents: Any, a: Any, b: Any, out: Any = None) -> Any:
     """Forward rule of ``np.outer``: ``outer(da, b) + outer(a, db)``.
 
@@ -360,6 +362,7 @@ def vecdot_rrule(x1: np.ndarray, x2: np.ndarray, **kwargs: Any) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.vecdot, np.ones((2, 3)), np.arange(3.0))
     >>> unthunk(pullback(np.ones(2))[2])
     array([2., 2., 2.])
@@ -367,14 +370,14 @@ def vecdot_rrule(x1: np.ndarray, x2: np.ndarray, **kwargs: Any) -> Any:
     reject_keywords(np.vecdot, kwargs, ("out", "where", "axes"))
     y = np.vecdot(x1, x2, **kwargs)
     axis = _vecdot_axis(kwargs)
-    project_x1, project_x2 = project_to(x1), project_to(x2)
+    project_x1, project_x2 = cotangent_projector(x1), cotangent_projector(x2)
 
     def vecdot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_x1(dy), project_x2(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.vecdot pullback: output cotangent")
-        dy_vec = as_array(dy)[..., np.newaxis]
+        dy = read_cotangent(dy, y, np.vecdot)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_x1(zero), project_x2(zero)
+        dy_vec = np.asarray(dy)[..., np.newaxis]
         x1m, x2m = np.moveaxis(x1, axis, -1), np.moveaxis(x2, axis, -1)
         dx1 = lazy_cotangent(project_x1, lambda: np.moveaxis(unbroadcast(x2m * np.conj(dy_vec), x1m.shape), -1, axis))
         dx2 = lazy_cotangent(project_x2, lambda: np.moveaxis(unbroadcast(x1m * dy_vec, x2m.shape), -1, axis))
@@ -405,6 +408,7 @@ if hasattr(np, "matvec"):  # NumPy >= 2.2
 
         Examples
         --------
+        >>> from chainrules import unthunk
         >>> y, pullback = rrule(np.matvec, np.eye(2), np.array([1.0, 2.0]))
         >>> unthunk(pullback(np.ones(2))[1])
         array([[1., 2.],
@@ -412,14 +416,14 @@ if hasattr(np, "matvec"):  # NumPy >= 2.2
         """
         reject_keywords(np.matvec, kwargs, _UFUNC_REJECTED)
         y = np.matvec(x1, x2, **kwargs)
-        project_x1, project_x2 = project_to(x1), project_to(x2)
+        project_x1, project_x2 = cotangent_projector(x1), cotangent_projector(x2)
 
         def matvec_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NoTangent(), project_x1(dy), project_x2(dy)
-            check_cotangent_shape(dy, np.shape(y), "np.matvec pullback: output cotangent")
-            dy_col, x2_col = as_array(dy)[..., np.newaxis], x2[..., np.newaxis]
+            dy = read_cotangent(dy, y, np.matvec)
+            if passes_through(dy):
+                zero = passed_on(dy)
+                return NoTangent(), project_x1(zero), project_x2(zero)
+            dy_col, x2_col = np.asarray(dy)[..., np.newaxis], x2[..., np.newaxis]
             dx1 = lazy_cotangent(project_x1, lambda: matmul_cotangent_a(x1, x2_col, dy_col))
             dx2 = lazy_cotangent(project_x2, lambda: matmul_cotangent_b(x1, x2_col, dy_col)[..., 0])
             return NoTangent(), dx1, dx2
@@ -447,6 +451,7 @@ if hasattr(np, "matvec"):  # NumPy >= 2.2
 
         Examples
         --------
+        >>> from chainrules import unthunk
         >>> y, pullback = rrule(np.vecmat, np.array([1.0, 2.0]), np.eye(2))
         >>> unthunk(pullback(np.ones(2))[2])
         array([[1., 1.],
@@ -454,14 +459,14 @@ if hasattr(np, "matvec"):  # NumPy >= 2.2
         """
         reject_keywords(np.vecmat, kwargs, _UFUNC_REJECTED)
         y = np.vecmat(x1, x2, **kwargs)
-        project_x1, project_x2 = project_to(x1), project_to(x2)
+        project_x1, project_x2 = cotangent_projector(x1), cotangent_projector(x2)
 
         def vecmat_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NoTangent(), project_x1(dy), project_x2(dy)
-            check_cotangent_shape(dy, np.shape(y), "np.vecmat pullback: output cotangent")
-            dy_row, x1_row = as_array(dy)[..., np.newaxis, :], conj(x1)[..., np.newaxis, :]
+            dy = read_cotangent(dy, y, np.vecmat)
+            if passes_through(dy):
+                zero = passed_on(dy)
+                return NoTangent(), project_x1(zero), project_x2(zero)
+            dy_row, x1_row = np.asarray(dy)[..., np.newaxis, :], conj_if_complex(x1)[..., np.newaxis, :]
             dx1 = lazy_cotangent(project_x1, lambda: np.conj(matmul_cotangent_a(x1_row, x2, dy_row)[..., 0, :]))
             dx2 = lazy_cotangent(project_x2, lambda: matmul_cotangent_b(x1_row, x2, dy_row))
             return NoTangent(), dx1, dx2
@@ -502,7 +507,7 @@ def kron_cotangent_a(a: Any, b: Any, dy: np.ndarray) -> np.ndarray:
     array([6., 6.])
     """
     _, b_p, dy_r, nd = _kron_layout(a, b, dy)
-    da = np.tensordot(dy_r, conj(b_p), axes=(list(range(1, 2 * nd, 2)), list(range(nd))))
+    da = np.tensordot(dy_r, conj_if_complex(b_p), axes=(list(range(1, 2 * nd, 2)), list(range(nd))))
     return np.reshape(da, np.shape(a))
 
 
@@ -515,30 +520,31 @@ def kron_cotangent_b(a: Any, b: Any, dy: np.ndarray) -> np.ndarray:
     array([3., 3., 3.])
     """
     a_p, _, dy_r, nd = _kron_layout(a, b, dy)
-    db = np.tensordot(conj(a_p), dy_r, axes=(list(range(nd)), list(range(0, 2 * nd, 2))))
+    db = np.tensordot(conj_if_complex(a_p), dy_r, axes=(list(range(nd)), list(range(0, 2 * nd, 2))))
     return np.reshape(db, np.shape(b))
 
 
-@rrule.register(np.kron, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.kron, NUMERIC, NUMERIC)
 def kron_rrule(a: Any, b: Any) -> Any:
     """Reverse rule of ``np.kron(a, b)`` (any ndim; the smaller operand gets leading unit axes).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.kron, np.eye(2), np.ones((2, 2)))
     >>> unthunk(pullback(np.ones((4, 4)))[1])
     array([[4., 4.],
            [4., 4.]])
     """
     y = np.kron(a, b)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def kron_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.kron pullback: output cotangent")
-        dy = as_array(dy)
+        dy = read_cotangent(dy, y, np.kron)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero)
+        dy = np.asarray(dy)
         da = lazy_cotangent(project_a, lambda: kron_cotangent_a(a, b, dy))
         db = lazy_cotangent(project_b, lambda: kron_cotangent_b(a, b, dy))
         return NoTangent(), da, db
@@ -546,7 +552,7 @@ def kron_rrule(a: Any, b: Any) -> Any:
     return y, kron_pullback
 
 
-@frule.register(np.kron, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.kron, NUMERIC, NUMERIC)
 def kron_frule(tangents: Any, a: Any, b: Any) -> Any:
     """Forward rule of ``np.kron``: ``kron(da, b) + kron(a, db)``.
 
@@ -557,3 +563,93 @@ def kron_frule(tangents: Any, a: Any, b: Any) -> Any:
     """
     y = np.kron(a, b)
     return y, _bilinear_frule(np.kron, tangents, a, b, y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _with_dtypes(samples: list[Sample]) -> list[Sample]:
+    """The samples, then the first one in float32 and in complex128."""
+    first = samples[0]
+    return [*samples, first.as_dtype(np.float32, label="float32"),
+            Sample(*(a + 0.5j * a[::-1] for a in first.args), label="complex")]
+
+
+@sample_inputs(np.matmul, operator.matmul)
+def _matmul_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([
+        Sample(r(3, 4), r(4, 2), label="matrix @ matrix"), Sample(r(4), r(4, 2), label="1-d on the left"),
+        Sample(r(3, 4), r(4), label="1-d on the right"), Sample(r(4), r(4), label="both 1-d: a scalar"),
+        Sample(r(2, 3, 4), r(4, 2), label="stack @ matrix"), Sample(r(3, 4), r(2, 4, 2), label="matrix @ stack"),
+        Sample(r(2, 1, 3, 4), r(3, 4, 2), label="broadcast batch axes"),
+        Sample(r(3, 4), r(4, 2) + 1j * r(4, 2), label="real @ complex"),
+        Sample(np.arange(12).reshape(3, 4), r(4, 2), label="an integer operand (not differentiated)")])
+
+
+@sample_inputs(np.dot)
+def _dot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(3, 4), r(4, 2), label="matrices"), Sample(r(4), r(4), label="vectors"),
+                         Sample(r(2, 3, 4), r(5, 4, 2), label="N-d: last axis with second-to-last"),
+                         Sample(r(3, 4), 2.5, label="a scalar operand"), Sample(1.5, -0.5, label="two scalars")])
+
+
+@sample_inputs(np.ndarray.dot)
+def _dot_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(rng.standard_normal((3, 4)), rng.standard_normal((4, 2))),
+            Sample(rng.standard_normal(4), rng.standard_normal(4), label="vectors")]
+
+
+@sample_inputs(np.inner)
+def _inner_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(3, 4), r(2, 4), label="last axes"), Sample(r(4), r(4), label="vectors"),
+                         Sample(r(3, 4), 2.5, label="a scalar operand")])
+
+
+@sample_inputs(np.vdot)
+def _vdot_samples(rng: np.random.Generator) -> list[Sample]:
+    return _with_dtypes([Sample(rng.standard_normal((2, 3)), rng.standard_normal((3, 2)), label="flattened"),
+                         Sample(rng.standard_normal(4), rng.standard_normal(4), label="vectors")])
+
+
+@sample_inputs(np.outer)
+def _outer_samples(rng: np.random.Generator) -> list[Sample]:
+    return _with_dtypes([Sample(rng.standard_normal(3), rng.standard_normal(4), label="vectors"),
+                         Sample(rng.standard_normal((2, 2)), rng.standard_normal(3), label="flattened")])
+
+
+@sample_inputs(np.vecdot)
+def _vecdot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(2, 3), r(3), label="a batch against a vector"),
+                         Sample(r(3, 2), r(3, 2), fkwargs={"axis": 0}, label="axis= keyword")])
+
+
+@sample_inputs(np.kron)
+def _kron_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return _with_dtypes([Sample(r(2, 3), r(2, 2), label="matrices"), Sample(r(3), r(2, 2), label="different ndim"),
+                         Sample(2.5, r(3), label="a scalar operand")])
+
+
+if hasattr(np, "matvec"):
+
+    @sample_inputs(np.matvec)
+    def _matvec_samples(rng: np.random.Generator) -> list[Sample]:
+        return _with_dtypes([Sample(rng.standard_normal((3, 4)), rng.standard_normal(4), label="matrix, vector"),
+                             Sample(rng.standard_normal((2, 3, 4)), rng.standard_normal((1, 4)), label="batches")])
+
+    @sample_inputs(np.vecmat)
+    def _vecmat_samples(rng: np.random.Generator) -> list[Sample]:
+        return _with_dtypes([Sample(rng.standard_normal(3), rng.standard_normal((3, 4)), label="vector, matrix"),
+                             Sample(rng.standard_normal((2, 3)), rng.standard_normal((3, 4)), label="batches")])

@@ -1,4 +1,4 @@
-"""Declarations of chainrules/rulesets/arrays/nondifferentiable.py and the errors of mutation.py."""
+"""Declarations of chainrules/rulesets/arrays/non_differentiable.py and the errors of mutation.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import chainrules  # noqa: F401  (registers the rules)
 from chainrules import NoTangent, frule, rrule
 from chainrules.rulesets.arrays.mutation import IN_PLACE, InPlaceOperationError
-from chainrules.rulesets.arrays.nondifferentiable import CONSTANT_ARRAYS, INDEX_FUNCTIONS, SHAPE_AND_DTYPE_QUERIES
+from chainrules.rulesets.arrays.non_differentiable import CONSTANT_ARRAYS, INDEX_FUNCTIONS, SHAPE_AND_DTYPE_QUERIES
 from chainrules.testing import test_frule, test_rrule
 
 CALLS = [

@@ -1,4 +1,5 @@
-"""The machinery of chainrules/rulesets/elementwise/_common.py: keywords, cotangent kinds, integers, zeros."""
+"""The machinery of the elementwise rules (scalar_rule, unary_rule in elementwise/_unary.py): keywords,
+cotangent kinds, integers, zeros."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from chainrules import (
     rrule,
     unthunk,
 )
-from chainrules.rulesets.elementwise._common import MINUS_ONE, ONE, ZERO, unary_rule
+from chainrules.rulesets.elementwise._unary import unary_rule
 from chainrules.testing import test_frule, test_rrule
 from chainrules_core import scalar_rule
+from chainrules_core.scalar_rules import MINUS_ONE, ONE, ZERO
 
 BINARY = [np.add, np.multiply, np.power, np.maximum, np.hypot]
 UNARY = [np.sin, np.exp, np.abs, np.floor, np.sign, np.conj]

@@ -1,11 +1,11 @@
-"""Helpers shared by the hand-written elementwise rules (private).
+"""``unary_rule``: hand-written rules of elementwise functions of one argument (private).
 
 Elementwise functions with holomorphic partials are defined with the core's
-:func:`chainrules_core.scalar_rule`, as a user would; the tangent helpers it is built on
-(:mod:`chainrules_core.scalar_rules`) are re-exported here for the rules written by hand.
-This module adds :func:`unary_rule`, for functions of one argument whose derivative is not
-a holomorphic partial (``abs``, ``angle``, ``real``, ``round`` with ``decimals``), and the
-helpers of the functions of sequences (``sum``, ``math.fsum``, ``min``).
+:func:`chainrules_core.scalar_rule`, as a user would. :func:`unary_rule` is for the
+functions of one argument whose derivative is not a holomorphic partial (``abs``,
+``angle``, ``real``, ``sign`` of complex input) or that take extra non-differentiated
+parameters (``round`` with ``decimals``, ``unwrap``); :func:`zero_backward` and
+:func:`zero_forward` are the derivative of a piecewise-constant function.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ import numpy as np
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
-    Tangent,
-    backing,
     differentiable,
     frule,
     read_cotangent,
@@ -28,43 +26,28 @@ from chainrules_core import (
 )
 from chainrules_core.rules import _callable_name
 from chainrules_core.scalar_rules import (
-    MINUS_ONE,
     NO,
     NUMERIC,
-    ONE,
-    ZERO,
     ZERO_TANGENT,
-    Partial,
     _register_positional_out,
     check_ufunc_keywords,
-    conj_if_complex,
     fit_tangent,
-    is_complex,
     is_zero_tangent,
     project_argument,
-    tangent_dtype,
     zero_cotangent,
     zero_tangent_of,
 )
 
-__all__ = ["MINUS_ONE", "NO", "NUMERIC", "ONE", "SEQUENCE", "ZERO", "ZERO_TANGENT", "Partial", "check_ufunc_keywords",
-           "conj_if_complex", "differentiable", "fit_tangent", "is_complex", "is_zero_tangent", "no_keywords",
-           "project_argument", "real_part", "sequence_cotangent", "sequence_tangents", "tangent_dtype",
-           "unary_rule", "zero_backward", "zero_cotangent", "zero_forward", "zero_tangent_of"]
+__all__ = ["no_keywords", "unary_rule", "zero_backward", "zero_forward"]
 
 
 def no_keywords(f: Any, kwargs: dict[str, Any]) -> None:
-    """Keyword check of functions that take none the rule must refuse (``math``, ``operator``)."""
+    """The keyword check of functions with no keyword a rule must refuse (``math``, ``operator``).
+
+    Such functions raise ``TypeError`` themselves for keywords they do not take.
+    """
 
 
-def real_part(dy: Any) -> Any:
-    """The real part of a cotangent (no copy for real ones): the cotangent of a real output."""
-    if isinstance(dy, (complex, np.complexfloating)) or (isinstance(dy, np.ndarray) and dy.dtype.kind == "c"):
-        return dy.real
-    return dy
-
-
-# ---- unary_rule --------------------------------------------------------------------------------------
 def unary_rule(f: Any, backward: Callable[..., Any], forward: Callable[..., Any], *, name: str | None = None,
                keywords: Callable[[Any, dict[str, Any]], None] = check_ufunc_keywords,
                extra: Sequence[tuple[str, Any]] = (), types: tuple[Any, ...] = (NUMERIC,),
@@ -91,13 +74,13 @@ def unary_rule(f: Any, backward: Callable[..., Any], forward: Callable[..., Any]
         keywords, such as a ufunc's ``dtype=``, are checked by ``keywords`` and passed to
         ``f`` only).
     keywords, types, positional_out, name
-        As for :func:`elementwise_rule`.
+        As for :func:`chainrules_core.scalar_rule`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from chainrules import rrule
-    >>> from chainrules.rulesets.elementwise._common import unary_rule
+    >>> from chainrules.rulesets.elementwise._unary import unary_rule
     >>> def mirror(x):
     ...     return -x
     >>> unary_rule(mirror, lambda x, y, dy: -dy, lambda x, y, dx: -dx)
@@ -122,9 +105,9 @@ def unary_rule(f: Any, backward: Callable[..., Any], forward: Callable[..., Any]
         tail = (NO,) * len(rest)
 
         def unary_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = read_cotangent(dy, y, f)
             if not live:
                 return (NO, NO, *tail)
-            dy = read_cotangent(dy, y, f)
             if isinstance(dy, AbstractZero):
                 return (NO, ZERO_TANGENT, *tail)
             if isinstance(dy, NotImplementedTangent):
@@ -169,46 +152,3 @@ def zero_backward(x: Any, y: Any, dy: Any, **params: Any) -> Any:
 def zero_forward(x: Any, y: Any, dx: Any, **params: Any) -> Any:
     """``forward`` of a function whose derivative is zero everywhere: a dense zero."""
     return zero_tangent_of(y)
-
-
-# ---- sequences of numbers (math.fsum, sum, min, max...) ----------------------------------------------
-SEQUENCE = (list, tuple, np.ndarray)
-"""Types of the iterable argument of ``sum``, ``min``, ``max``, ``math.fsum``, ``math.prod``..."""
-
-
-def sequence_cotangent(xs: Any, values: Any) -> Any:
-    """The cotangent of a list, tuple or array ``xs`` from one cotangent value per element.
-
-    A list or tuple gets a ``Tangent`` of its type with each element projected (integer
-    elements get ``NoTangent()``; ``NoTangent()`` if no element is differentiable); an
-    array gets an array.
-
-    Examples
-    --------
-    >>> from chainrules.rulesets.elementwise._common import sequence_cotangent
-    >>> sequence_cotangent([1.0, 2], [0.5, 0.5])
-    Tangent(list, 0.5, NoTangent())
-    """
-    if isinstance(xs, np.ndarray):
-        return project_argument(xs, values) if differentiable(xs) else NO
-    elements = [project_argument(x, v) if differentiable(x) else NO for x, v in zip(xs, values)]
-    if all(e is NO for e in elements):
-        return NO
-    return Tangent(type(xs), *elements)
-
-
-def sequence_tangents(dxs: Any, xs: Any) -> list[Any]:
-    """The tangents of the elements of ``xs`` (``None`` for zero or absent ones)."""
-    dxs = unthunk(dxs)
-    n = len(xs)
-    if is_zero_tangent(dxs):
-        return [None] * n
-    if isinstance(xs, np.ndarray) and not isinstance(dxs, Tangent):
-        parts = list(np.broadcast_to(dxs, xs.shape))
-    else:
-        parts = list(backing(dxs)) if isinstance(dxs, Tangent) else list(dxs)
-    out = []
-    for x, dx in zip(xs, parts):
-        dx = unthunk(dx)
-        out.append(None if is_zero_tangent(dx) or not differentiable(x) else dx)
-    return out
