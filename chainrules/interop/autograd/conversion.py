@@ -43,12 +43,8 @@ from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, ZeroTa
 _ZERO: Any = ZeroTangent()
 
 __all__ = [
-    "HigherOrderDerivativeError",
-    "NotImplementedDerivativeError",
-    "argument_label",
     "cotangent_from_autograd",
     "cotangent_to_autograd",
-    "function_name",
     "tangent_from_autograd",
     "tangent_to_autograd",
     "zeros_like_primal",

@@ -52,7 +52,7 @@ from chainrules.interop.autograd.higher_order import (
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
 from chainrules_core import NoTangent, ZeroTangent, frule, rrule
 
-__all__ = ["NoRuleError", "jvp_maker", "primitive", "vjp_maker"]
+__all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
 _BOX_TYPES = Box.types  # the live set autograd adds box types to
 _ndarray = np.ndarray

@@ -41,7 +41,8 @@ from typing import Any
 
 from autograd.core import primitive_jvps, primitive_vjps
 
-from chainrules.interop.autograd.primitive import NoRuleError, jvp_maker, vjp_maker
+from chainrules.interop.autograd.primitive import jvp_maker, vjp_maker
+from chainrules.interop.errors import NoRuleError
 from chainrules_core import RuleHook, RuleSignature, frule, rrule
 
 __all__ = ["AUTOGRAD_MODULES", "AutogradRegistration", "active_registration", "autograd_primitives_of",
