@@ -613,6 +613,17 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.integrate.romberg': [
+        'scipy.integrate:romb',
+    ],
+    'chainrules.rulesets.integrate.simpson': [
+        'scipy.integrate:cumulative_simpson',
+        'scipy.integrate:simpson',
+    ],
+    'chainrules.rulesets.integrate.trapezoid': [
+        'scipy.integrate:cumulative_trapezoid',
+        'scipy.integrate:trapezoid',
+    ],
     'chainrules.rulesets.linalg.balancing': [
         'scipy.linalg:matrix_balance',
     ],
