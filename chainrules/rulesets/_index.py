@@ -613,6 +613,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.integrate.fixed_quad': [
+        'scipy.integrate:fixed_quad',
+    ],
+    'chainrules.rulesets.integrate.multiple_integrals': [
+        'scipy.integrate:dblquad',
+        'scipy.integrate:nquad',
+        'scipy.integrate:tplquad',
+    ],
+    'chainrules.rulesets.integrate.quad': [
+        'scipy.integrate:quad',
+        'scipy.integrate:quad_vec',
+    ],
     'chainrules.rulesets.integrate.romberg': [
         'scipy.integrate:romb',
     ],
