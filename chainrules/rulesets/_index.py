@@ -616,10 +616,16 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.integrate.fixed_quad': [
         'scipy.integrate:fixed_quad',
     ],
+    'chainrules.rulesets.integrate.initial_value_problems': [
+        'scipy.integrate:solve_ivp',
+    ],
     'chainrules.rulesets.integrate.multiple_integrals': [
         'scipy.integrate:dblquad',
         'scipy.integrate:nquad',
         'scipy.integrate:tplquad',
+    ],
+    'chainrules.rulesets.integrate.odeint': [
+        'scipy.integrate:odeint',
     ],
     'chainrules.rulesets.integrate.quad': [
         'scipy.integrate:quad',
