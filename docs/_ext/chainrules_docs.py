@@ -273,6 +273,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.linalg": ("scipy.linalg", "SciPy's dense linear algebra: factorizations, solves, spectral "
                                      "decompositions, matrix functions and equations, special matrices."),
     "scipy.special": ("scipy.special", "SciPy's special functions."),
+    "scipy.integrate": ("scipy.integrate", "Quadrature, sample-based integration and initial value problems "
+                                           "(higher-order rules: see :doc:`/rules/integrate`)."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
     "structured": ("Structured matrices", "The matrix types of :mod:`chainrules.structured`: their constructors "
                                           "and methods."),
@@ -284,7 +286,7 @@ CATEGORY_CLASS = {"frule+rrule": "good", "rrule only": "good", "frule only": "go
                   "no samples": "unknown", "non-differentiable": "neutral", "in-place (error)": "neutral"}
 
 COVERAGE_MODULES = ("numpy", "numpy.ndarray", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.random.Generator",
-                    "scipy.linalg", "scipy.special")
+                    "scipy.linalg", "scipy.special", "scipy.integrate")
 """The modules (and classes) the coverage page reports on."""
 
 
@@ -338,8 +340,8 @@ def _source_line(entry: Any, module: str) -> int | None:
 
 
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
-                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.",
-                 "structured": "chainrules.structured."}
+                 "scipy.special": "scipy.special.", "scipy.integrate": "scipy.integrate.",
+                 "scipy.sparse": "scipy.sparse.", "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 
 

@@ -81,11 +81,17 @@ class Leaves:
         self.size = 0
         self.dtypes: list[Any] = []
         self.root = self._walk(unthunk(template))
+        self._dtype = np.result_type(np.float64, *self.dtypes)
+        # the common case, a tuple of numbers and arrays: flattened without walking the tree
+        self._direct = None
+        if self.root.kind == "sequence" and all(c.kind in ("leaf", "none") for _, c in self.root.children):
+            self._direct = [(k, c.offset, c.offset + c.size, c.shape) for k, c in self.root.children
+                            if c.kind == "leaf"]
 
     @property
     def dtype(self) -> np.dtype:
         """The dtype of the flat vector: complex if any leaf is, else float64."""
-        return np.result_type(np.float64, *self.dtypes)
+        return self._dtype
 
     def _walk(self, x: Any) -> _Node:
         if _is_leaf(x):
@@ -111,7 +117,22 @@ class Leaves:
 
         Raises :class:`NotImplementedDerivativeError` where the tangent is not implemented.
         """
-        out = np.zeros(self.size, dtype=self.dtype)
+        out = np.zeros(self.size, dtype=self._dtype)
+        if self._direct is not None and type(tangent) is tuple:
+            real = out.dtype.kind != "c"
+            for k, start, stop, shape in self._direct:
+                part = tangent[k] if k < len(tangent) else None
+                if type(part) is not np.ndarray:
+                    part = unthunk(part)
+                    if isinstance(part, NotImplementedTangent):
+                        raise NotImplementedDerivativeError(part)
+                    if part is None or isinstance(part, AbstractZero):
+                        continue
+                    part = np.asarray(part)
+                if real and part.dtype.kind == "c":
+                    part = part.real
+                out[start:stop] = part.ravel() if part.shape == shape else np.broadcast_to(part, shape).ravel()
+            return out
         self._fill(out, self.root, tangent)
         return out
 
@@ -188,8 +209,8 @@ class CallableDerivatives:
     >>> from chainrules_core import RulesOnlyConfig
     >>> d = CallableDerivatives(RulesOnlyConfig(), np.multiply, (2.5,), n_head=1)
     >>> y, vector, head = d.pullback_at((3.0,), 1.0)     # d(x * t)/dt at x = 3
-    >>> y, vector, head
-    (np.float64(7.5), array([3.]), (2.5,))
+    >>> y, vector, unthunk(head[0])
+    (np.float64(7.5), array([3.]), 2.5)
     """
 
     def __init__(self, config: Any, fun: Callable[..., Any], args: tuple[Any, ...], n_head: int,
@@ -216,10 +237,10 @@ class CallableDerivatives:
 
     def pullback_at(self, head: tuple[Any, ...], dy: Any) -> tuple[Any, np.ndarray, tuple[Any, ...]]:
         """``(y, vector, head_cotangents)``: ``fun``'s output, the flat cotangent of ``args`` (then of
-        ``fun`` itself) for the output cotangent ``dy``, and the cotangents of ``head``."""
+        ``fun`` itself) for the output cotangent ``dy``, and the cotangents of ``head`` (possibly thunks)."""
         y, pullback = rrule_via_ad(self.config, self.fun, *head, *self.args)
         cotangents = pullback(dy)
-        vector = self.parameters.flatten(Tangent(tuple, *cotangents[1 + self.n_head:]) if self.differentiate_args
+        vector = self.parameters.flatten(tuple(cotangents[1 + self.n_head:]) if self.differentiate_args
                                          else ZeroTangent())
         df = unthunk(cotangents[0])
         if self.own is not None:
@@ -230,7 +251,7 @@ class CallableDerivatives:
             self.own_missing = not_implemented(
                 "the function's own cotangent appeared only at some points of the integration; pass its "
                 "values through args")
-        return y, vector, tuple(unthunk(c) for c in cotangents[1:1 + self.n_head])
+        return y, vector, tuple(cotangents[1:1 + self.n_head])
 
     def cotangents(self, vector: np.ndarray | NotImplementedTangent) -> tuple[Any, Any]:
         """``(fun_bar, args_bar)`` from an integrated flat vector."""

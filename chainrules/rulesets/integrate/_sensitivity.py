@@ -132,11 +132,13 @@ class RightHandSide:
     def value(self, t: float, y: np.ndarray) -> np.ndarray:
         return np.asarray(self.fun(*self.head(t, y), *self.args))
 
-    def vjp(self, t: float, y: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
-        """``(f, J^H lam, (df/dt)^H lam, (df/dp)^H lam)`` at ``(t, y)``; the last flattened (args, then own)."""
+    def vjp(self, t: float, y: np.ndarray, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(f, J^H lam, (df/dp)^H lam)`` at ``(t, y)``; the last flattened (args, then ``fun``'s own values)."""
         f, vector, heads = self.derivatives.pullback_at(self.head(t, y), self.cotangent(lam))
-        t_bar, y_bar = heads if self.order == "ty" else heads[::-1]
-        return np.asarray(f), _dense(y_bar, y), t_bar, vector
+        y_bar = heads[1] if self.order == "ty" else heads[0]
+        if type(y_bar) is not np.ndarray:
+            y_bar = _dense(y_bar, y)
+        return f, y_bar, vector
 
     def jvp(self, t: float, y: np.ndarray, dy: np.ndarray | None, dfun: Any, dargs: Sequence[Any]) -> np.ndarray:
         """``J dy + f_p dp`` (plus the tangent of ``fun``'s own values) at ``(t, y)``."""
@@ -165,7 +167,7 @@ class RightHandSide:
             unit = np.zeros(self.n, dtype=dtype)
             unit[k] = 1.0
             if adjoint:
-                columns.append(self.vjp(t, y, unit)[1])
+                columns.append(self.vjp(t, y, unit)[1])  # J^H e_k
             else:
                 columns.append(self.jvp(t, y, unit, ZeroTangent(), [ZeroTangent()] * len(self.args)))
         return np.stack(columns, axis=1)
@@ -258,11 +260,10 @@ def _adjoint_segment(rhs: RightHandSide, integrator: Integrator, state: State, t
     n, size = rhs.n, rhs.size
 
     def adjoint_rhs(t: float, z: np.ndarray) -> np.ndarray:
-        y = state(t)
-        _, y_bar, _, vector = rhs.vjp(t, y, z[:n])
+        _, y_bar, vector = rhs.vjp(t, state(t), z[:n])
         out = np.empty_like(z)
-        out[:n] = -y_bar
-        out[n:] = -vector
+        np.negative(y_bar, out=out[:n])
+        np.negative(vector, out=out[n:])
         return out
 
     def adjoint_jacobian(t: float, z: np.ndarray) -> Any:
@@ -301,14 +302,41 @@ def sensitivity_solve(rhs: RightHandSide, integrator: Integrator, state: State, 
     return integrator.solve(sensitivity_rhs, t_span, s0, sensitivity_jacobian, "sensitivity", dense=dense)
 
 
-class PiecewiseSolution:
-    """A callable ``s(t)`` made of the dense outputs of consecutive solves (checkpointed intervals)."""
+class DenseState:
+    """``y(t)`` from an ``OdeSolution``, remembering the last interpolant used.
 
-    def __init__(self, pieces: list[tuple[float, float, Any]]) -> None:
-        self.pieces = pieces
+    The adjoint and sensitivity solves ask for the state at times that move monotonically
+    through the steps: the interpolant of the last call is checked first, before
+    ``OdeSolution``'s search over every step. The Runge-Kutta interpolants (RK23, RK45:
+    ``y_old + h Q [x, x^2, ...]`` with ``x = (t - t_old)/h``) are evaluated directly, without
+    the array conversions of ``DenseOutput.__call__``.
+    """
+
+    def __init__(self, sol: Any) -> None:
+        self.sol = sol
+        self.ts = np.asarray(sol.ts_sorted)
+        self.interpolants = list(sol.interpolants) if sol.ascending else list(sol.interpolants)[::-1]
+        self.lo, self.hi = np.inf, -np.inf
+        self.current: Any = None
+        self.polynomial: tuple[float, float, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __call__(self, t: float) -> np.ndarray:
-        for a, b, sol in self.pieces:
-            if min(a, b) <= t <= max(a, b):
-                return sol(t)
-        raise ValueError(f"t = {t} is outside the solved intervals")
+        if not self.lo <= t <= self.hi:
+            if len(self.interpolants) == 0:
+                return self.sol(t)
+            k = int(np.searchsorted(self.ts, t, side="right")) - 1
+            k = min(max(k, 0), len(self.interpolants) - 1)
+            self.lo, self.hi, self.current = self.ts[k], self.ts[k + 1], self.interpolants[k]
+            self.polynomial = _runge_kutta_polynomial(self.current)
+        if self.polynomial is not None:
+            t_old, h, y_old, Q, powers = self.polynomial
+            return y_old + h * (Q @ ((t - t_old) / h) ** powers)
+        return self.current(t)
+
+
+def _runge_kutta_polynomial(interpolant: Any) -> tuple[float, float, np.ndarray, np.ndarray, np.ndarray] | None:
+    if type(interpolant).__name__ != "RkDenseOutput" or not all(
+            hasattr(interpolant, a) for a in ("t_old", "h", "y_old", "Q")):
+        return None
+    Q = interpolant.Q
+    return interpolant.t_old, interpolant.h, interpolant.y_old, Q, np.arange(1.0, Q.shape[1] + 1.0)

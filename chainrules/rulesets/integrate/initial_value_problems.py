@@ -51,6 +51,7 @@ from chainrules.rulesets.integrate._callables import (
     split_tangent,
 )
 from chainrules.rulesets.integrate._sensitivity import (
+    DenseState,
     IntegrationFailedError,
     Integrator,
     Jump,
@@ -173,8 +174,10 @@ class _IvpCall:
             return ("event", *self.terminal) if self.terminal is not None else "t1"
         return None
 
-    def state(self, t: float) -> np.ndarray:
-        return self.sol(t)
+    @functools.cached_property
+    def state(self) -> DenseState:
+        """``y(t)`` from the dense output."""
+        return DenseState(self.sol)
 
     def event_jacobians(self, i: int, te: float, ye: np.ndarray) -> tuple[float, Any, Any, np.ndarray]:
         """``(g_dot, grad_y g, grad_args g flattened, f(te, ye))`` of event ``i`` at ``(te, ye)``."""

@@ -30,6 +30,7 @@ import scipy.integrate
 
 from chainrules.rulesets.integrate._callables import NotImplementedDerivativeError, is_zero_tangent, split_tangent
 from chainrules.rulesets.integrate._sensitivity import (
+    DenseState,
     IntegrationFailedError,
     Integrator,
     Jump,
@@ -112,7 +113,7 @@ class _OdeintCall:
                 return self.rhs.user_jacobian(time, y)
         result = self.integrator.solve(self.standard_rhs, (t_near, t_far), self.y[j].astype(self.dtype), jac,
                                        "checkpoint", dense=True)
-        return result.sol
+        return DenseState(result.sol)
 
 
 # ---- reverse mode -------------------------------------------------------------------------------------------

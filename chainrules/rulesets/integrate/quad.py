@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 import scipy.integrate
+import scipy.special
 
 from chainrules.rulesets.integrate._callables import (
     CallableDerivatives,
@@ -192,10 +193,10 @@ class _Integrand:
     def derivative_in_x(self, x: float) -> Any:
         """``f'(x)`` from the config's pullback (real and imaginary parts for a complex integrand)."""
         d = self.derivatives
-        _, _, (x_bar,) = d.pullback_at((x,), 1.0)
+        x_bar = unthunk(d.pullback_at((x,), 1.0)[2][0])
         if not np.iscomplexobj(self.value):
             return x_bar
-        _, _, (x_bar_i,) = d.pullback_at((x,), 1.0j)
+        x_bar_i = unthunk(d.pullback_at((x,), 1.0j)[2][0])
         return x_bar + 1j * x_bar_i
 
     def parameter_cotangents(self, dI: Any) -> tuple[Any, Any]:
@@ -488,6 +489,8 @@ def _quad_samples(rng: np.random.Generator) -> Iterator[Sample]:
     options: dict[str, Any] = {"config": RulesOnlyConfig(), "gauge_invariant": value_only}
     yield Sample(np.multiply, 0.5, 2.0, (1.5,), **options, label="int t x dx, default tolerances")
     yield Sample(np.hypot, -1.0, 1.5, (0.7,), fkwargs=tight, **options, label="hypot(x, t)")
+    yield Sample(scipy.special.jv, 0.5, 2.0, (1.5,), fkwargs=tight, **options,
+                 label="scipy.special.jv over its order, a parameter z")
     yield Sample(np.hypot, 2.0, 0.5, fkwargs={"args": (0.7,), **tight}, **options,
                  label="a > b, args by keyword (constant)")
     yield Sample(np.power, 1.0, np.inf, (-2.5,), fkwargs=tight, **options, label="an infinite limit: int_1^inf x^t dx")
