@@ -84,3 +84,20 @@ def test_tfirst_and_keywords():
     _, d = frule(AUTOGRAD, (NoTangent(), NoTangent(), np.ones(2), np.zeros(3), Tangent(tuple, 0.0)),
                  scipy.integrate.odeint, lambda y, t, k: -k * y, y0, t, (0.7,), **TIGHT)
     np.testing.assert_allclose(d, np.exp(-0.7 * t)[:, None] * np.ones(2), rtol=1e-7)
+
+
+def test_end_to_end_from_autograd():
+    """odeint as an autograd primitive: autograd.grad of a loss on its output, the parameters in args."""
+    import autograd
+
+    from chainrules.interop.autograd import primitive
+
+    odeint = primitive(scipy.integrate.odeint)
+    t = np.array([0.0, 0.5, 1.5])
+
+    def loss(k):
+        return anp.sum(odeint(lambda y, t, k: -k * y, np.array([1.0, 2.0]), t, (k,), **TIGHT) ** 2)
+
+    k = 0.7
+    expected = np.sum(-2 * t * np.exp(-2 * k * t)) * 5.0     # sum_t (1 + 4) exp(-2 k t), differentiated
+    assert autograd.grad(loss)(k) == pytest.approx(expected, rel=1e-7)

@@ -151,3 +151,21 @@ def test_integer_limits_and_constants():
     cotangents = [unthunk(c) for c in pullback((1.0, 0.0))]
     assert isinstance(cotangents[2], NoTangent) and isinstance(cotangents[3], NoTangent)
     assert cotangents[4] == pytest.approx(2.0)
+
+
+def test_end_to_end_from_autograd():
+    """The issue's example: quad as an autograd primitive, the parameter in args by position or by keyword (the
+    bridge binds it to its position), in reverse and forward mode, against the closed form."""
+    import autograd
+
+    from chainrules.interop.autograd import primitive
+
+    quad = primitive(scipy.integrate.quad)
+    th = 0.7
+    expected = 2 * np.sin(th ** 2) - (1 - np.cos(th ** 2)) / th ** 2   # d/dth of (1 - cos(th^2)) / th
+    by_position = autograd.grad(lambda th: quad(lambda x, t: anp.sin(t * x), 0.0, th, (th,))[0])
+    by_keyword = autograd.grad(lambda th: quad(lambda x, t: anp.sin(t * x), 0.0, th, args=(th,))[0])
+    assert by_position(th) == pytest.approx(expected, rel=1e-10)
+    assert by_keyword(th) == pytest.approx(expected, rel=1e-10)
+    _, tangent = autograd.make_jvp(lambda th: quad(lambda x, t: anp.sin(t * x), 0.0, th, (th,))[0])(th)(1.0)
+    assert tangent == pytest.approx(expected, rel=1e-10)
