@@ -624,6 +624,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.integrate:nquad',
         'scipy.integrate:tplquad',
     ],
+    'chainrules.rulesets.integrate.non_differentiable': [
+        'scipy.integrate:lebedev_rule',
+        'scipy.integrate:newton_cotes',
+    ],
     'chainrules.rulesets.integrate.odeint': [
         'scipy.integrate:odeint',
     ],
