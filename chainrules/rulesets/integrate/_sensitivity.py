@@ -78,8 +78,14 @@ def _dense(value: Any, like: np.ndarray) -> np.ndarray:
         return np.zeros_like(like)
     if isinstance(value, NotImplementedTangent):
         raise NotImplementedDerivativeError(value)
-    if isinstance(value, Tangent):
-        return np.asarray([unthunk(v) for v in value])
+    if isinstance(value, (Tangent, list, tuple)):  # the (co)tangent of a list or tuple output, part by part
+        parts = [unthunk(v) for v in value]
+        for part in parts:
+            if isinstance(part, NotImplementedTangent):
+                raise NotImplementedDerivativeError(part)
+        parts = [0.0 if part is None or isinstance(part, AbstractZero) else part for part in parts]
+        dtype = np.result_type(like, *(np.asarray(part).dtype for part in parts))
+        return np.asarray(parts, dtype=dtype).reshape(np.shape(like))
     return np.asarray(value)
 
 

@@ -294,3 +294,19 @@ def test_a_failed_solve_has_no_derivative():
     with pytest.raises(IntegrationFailedError, match="solve_ivp failed"):
         frule(AUTOGRAD, (NoTangent(), NoTangent(), ZeroTangent(), np.ones(1)), scipy.integrate.solve_ivp, _blow_up,
               (0.0, 2.0), np.array([1.0]))
+
+
+def _pendulum_as_a_list(t, y, a):
+    return [y[1], -a * anp.sin(y[0])]
+
+
+@pytest.mark.parametrize("method", ["RK45", "BDF"])
+def test_a_right_hand_side_returning_a_list(method):
+    """SciPy's examples return lists: their (co)tangents are structural, read part by part (the implicit
+    method's Jacobian too)."""
+    options = {"rtol": 1e-10 if method == "RK45" else 1e-9, "atol": 1e-12}
+    args = (_pendulum_as_a_list, (0.0, 1.0), np.array([0.5, 0.0]), method, [0.4, 0.9], False, None, False, (2.0,))
+    test_rrule(scipy.integrate.solve_ivp, *args, config=AUTOGRAD, gauge_invariant=solution, fkwargs=options,
+               rtol=1e-5)
+    test_frule(scipy.integrate.solve_ivp, *args, config=AUTOGRAD, gauge_invariant=solution, fkwargs=options,
+               rtol=1e-5)
