@@ -943,6 +943,16 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.signal.convolution': [
+        'scipy.signal:choose_conv_method',
+        'scipy.signal:convolve',
+        'scipy.signal:convolve2d',
+        'scipy.signal:correlate',
+        'scipy.signal:correlate2d',
+        'scipy.signal:correlation_lags',
+        'scipy.signal:fftconvolve',
+        'scipy.signal:oaconvolve',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',

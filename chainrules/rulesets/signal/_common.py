@@ -1,0 +1,178 @@
+"""Helpers shared by the ``scipy.signal`` rules (private).
+
+* calling the function under a rule: :func:`bind` (arguments by name, defaults filled in,
+  ``overwrite_*`` flags off);
+* the geometry of a convolution: :func:`place` (an output cotangent put back into the full
+  convolution), :func:`correlate_valid` (the adjoint of a full convolution with respect to
+  one operand: a correlation with the other, by FFT or directly, batched over broadcast axes);
+* signal extensions (``numpy.pad`` modes, SciPy's ``odd``/``even``/``constant``
+  extensions): :class:`Extension`, which extends along an axis and applies the adjoint
+  (folds the extended cotangent back onto the signal).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.fft
+
+from chainrules.rulesets.fft._common import bind_call, public_name
+from chainrules_core import NoTangent, unbroadcast
+
+NO = NoTangent()
+
+__all__ = ["NO", "Extension", "bind", "correlate_valid", "place", "public_name", "short_name", "unbroadcast_to"]
+
+
+def short_name(f: Any) -> str:
+    """The last part of :func:`public_name` (names pullbacks: ``lfilter_pullback``)."""
+    return public_name(f).rsplit(".", 1)[-1]
+
+
+def bind(f: Any, signature: inspect.Signature, args: tuple[Any, ...],
+         kwargs: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...], dict[str, Any]]:
+    """``f(*args, **kwargs)``'s arguments by name (defaults filled in), and the call to make
+    (``overwrite_x``/``overwrite_data`` off: no rule lets the primal write into its input)."""
+    return bind_call(f, signature, args[0], args[1:], kwargs)
+
+
+def unbroadcast_to(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``g`` summed over the axes where an input of ``shape`` was broadcast."""
+    if g.shape == tuple(shape):
+        return g
+    return np.asarray(unbroadcast(g, tuple(shape)))
+
+
+def place(g: np.ndarray, full_shape: Sequence[int], starts: Sequence[int]) -> np.ndarray:
+    """``g`` put at ``starts`` in zeros of ``full_shape`` (the adjoint of taking that window).
+
+    Examples
+    --------
+    >>> place(np.ones(2), (4,), (1,))
+    array([0., 1., 1., 0.])
+    """
+    if tuple(g.shape) == tuple(full_shape):
+        return g
+    out = np.zeros(tuple(full_shape), dtype=np.result_type(g.dtype, np.float32))
+    out[tuple(slice(s, s + n) for s, n in zip(starts, g.shape))] = g
+    return out
+
+
+def _fft_correlate_valid(g: np.ndarray, k: np.ndarray, axes: Sequence[int], lengths: Sequence[int],
+                         workers: Any = None) -> np.ndarray:
+    """``out[i] = sum_t g[i + t] conj(k[t])`` along ``axes`` for ``0 <= i < lengths``, by FFT.
+
+    A circular correlation of FFT length ``>= g``'s length has no wrap-around for these
+    ``i`` (``i + t <= len(g) - 1``), so the transform is as long as ``g``, the full
+    convolution, not ``len(g) + len(k)``. Other axes broadcast.
+    """
+    axes = list(axes)
+    real = g.dtype.kind != "c" and k.dtype.kind != "c"
+    shape = [scipy.fft.next_fast_len(g.shape[a], real) for a in axes]
+    if real:
+        spectrum = scipy.fft.rfftn(g, shape, axes=axes, workers=workers)
+        spectrum *= np.conj(scipy.fft.rfftn(k, shape, axes=axes, workers=workers))
+        out = scipy.fft.irfftn(spectrum, shape, axes=axes, workers=workers, overwrite_x=True)
+    else:
+        spectrum = scipy.fft.fftn(g, shape, axes=axes, workers=workers)
+        spectrum *= np.conj(scipy.fft.fftn(k, shape, axes=axes, workers=workers))
+        out = scipy.fft.ifftn(spectrum, shape, axes=axes, workers=workers, overwrite_x=True)
+    index = [slice(None)] * out.ndim
+    for a, n in zip(axes, lengths):
+        index[a] = slice(0, n)
+    return out[tuple(index)]
+
+
+def correlate_valid(g: np.ndarray, k: np.ndarray, axes: Sequence[int], lengths: Sequence[int],
+                    method: str = "auto") -> np.ndarray:
+    """The adjoint of a full convolution with ``k``: ``out[i] = sum_t g[i + t] conj(k[t])``.
+
+    ``g`` is the cotangent of the full convolution (of length ``n + len(k) - 1`` along
+    ``axes``), ``lengths`` the lengths ``n`` of the other operand. ``method`` is
+    ``"fft"``, ``"direct"`` (only when every axis is convolved) or ``"auto"``
+    (``scipy.signal.choose_conv_method``'s choice).
+
+    Examples
+    --------
+    >>> correlate_valid(np.array([0.0, 1.0, 0.0, 0.0]), np.array([1.0, 2.0]), [0], [3], "direct")
+    array([2., 1., 0.])
+    """
+    import scipy.signal
+
+    every_axis = len(axes) == g.ndim and all(g.shape[a] - k.shape[a] + 1 == n for a, n in zip(axes, lengths))
+    if method == "auto" and every_axis:
+        method = scipy.signal.choose_conv_method(g, k, mode="valid")
+    if method == "direct" and every_axis:
+        return np.asarray(scipy.signal.correlate(g, k, mode="valid", method="direct"))
+    return _fft_correlate_valid(g, k, axes, lengths)
+
+
+class Extension:
+    """A signal extended along one axis: ``before`` samples before it, ``after`` after it.
+
+    ``mode`` is a ``numpy.pad`` mode (``"constant"``, ``"edge"``, ``"reflect"``,
+    ``"symmetric"``, ``"wrap"``; SciPy's ``"symm"`` and ``"fill"`` are read as
+    ``"symmetric"`` and ``"constant"``) or ``"odd"`` (``scipy.signal``'s odd extension,
+    ``2 x[0] - x[k]``). Every extended sample is a copy of one sample (``odd``: a
+    combination of two), or a constant (``constant``): the adjoint adds each extended
+    sample's cotangent back onto the samples it copies, and the cotangent of the constant
+    is the sum over the samples it fills.
+
+    Examples
+    --------
+    >>> e = Extension(4, 2, 1, "symmetric")
+    >>> e.extend(np.arange(4.0), axis=0)
+    array([1., 0., 0., 1., 2., 3., 3.])
+    >>> e.adjoint(np.ones(7), axis=0)[0]
+    array([2., 2., 1., 2.])
+    """
+
+    def __init__(self, n: int, before: int, after: int, mode: str) -> None:
+        mode = {"symm": "symmetric", "fill": "constant", "zeros": "constant", "even": "reflect",
+                "const": "edge"}.get(mode, mode)
+        self.n, self.before, self.after, self.mode = n, before, after, mode
+        base: Any = "reflect" if mode == "odd" else mode
+        if base == "constant":
+            self.index = np.pad(np.arange(n), (before, after), mode="constant", constant_values=-1)
+        else:
+            self.index = np.pad(np.arange(n), (before, after), mode=base)
+        self.filled = self.index < 0
+        # odd: x_ext[j] = 2 x[edge] - x[index[j]] outside the signal, edge the nearer end
+        self.edge = np.full(self.index.shape, -1)
+        if mode == "odd":
+            positions = np.arange(-before, n + after)
+            self.edge[positions < 0] = 0
+            self.edge[positions >= n] = n - 1
+
+    def _take(self, x: np.ndarray, index: np.ndarray, axis: int) -> np.ndarray:
+        return np.take(x, np.where(index < 0, 0, index), axis=axis)
+
+    def extend(self, x: np.ndarray, axis: int, fill: Any = 0) -> np.ndarray:
+        """``x`` extended along ``axis`` (``fill``: the constant of ``"constant"``)."""
+        out = self._take(x, self.index, axis)
+        shape = [1] * out.ndim
+        shape[axis] = -1
+        if self.filled.any():
+            out = np.where(self.filled.reshape(shape), np.asarray(fill, dtype=out.dtype), out)
+        if self.mode == "odd":
+            outside = (self.edge >= 0).reshape(shape)
+            out = np.where(outside, 2 * self._take(x, self.edge, axis) - out, out)
+        return out
+
+    def adjoint(self, g: np.ndarray, axis: int) -> tuple[np.ndarray, Any]:
+        """The cotangents of the signal and of the constant, from that of the extended signal."""
+        g = np.moveaxis(g, axis, 0)
+        out = np.zeros((self.n, *g.shape[1:]), dtype=g.dtype)
+        kept = ~self.filled
+        if self.mode == "odd":
+            outside = self.edge >= 0
+            np.add.at(out, self.index[~outside], g[~outside])
+            np.add.at(out, self.index[outside], -g[outside])
+            np.add.at(out, self.edge[outside], 2 * g[outside])
+        else:
+            np.add.at(out, self.index[kept], g[kept])
+        fill = g[self.filled].sum(axis=0) if self.filled.any() else np.zeros(g.shape[1:], dtype=g.dtype)
+        return np.moveaxis(out, 0, axis), fill
