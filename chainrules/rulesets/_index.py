@@ -953,6 +953,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:fftconvolve',
         'scipy.signal:oaconvolve',
     ],
+    'chainrules.rulesets.signal.iir_filters': [
+        'scipy.signal:lfilter',
+        'scipy.signal:lfilter_zi',
+        'scipy.signal:lfiltic',
+        'scipy.signal:sosfilt',
+        'scipy.signal:sosfilt_zi',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',
