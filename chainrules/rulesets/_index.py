@@ -960,6 +960,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
+    'chainrules.rulesets.signal.zero_phase_filters': [
+        'scipy.signal:filtfilt',
+        'scipy.signal:sosfiltfilt',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',
