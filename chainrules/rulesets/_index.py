@@ -943,6 +943,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:ndarray.sum',
         'numpy:sum',
     ],
+    'chainrules.rulesets.signal.analytic_signal': [
+        'scipy.signal:hilbert',
+        'scipy.signal:hilbert2',
+    ],
     'chainrules.rulesets.signal.convolution': [
         'scipy.signal:choose_conv_method',
         'scipy.signal:convolve',
@@ -959,6 +963,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:lfiltic',
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
+    ],
+    'chainrules.rulesets.signal.smoothing': [
+        'scipy.signal:detrend',
+        'scipy.signal:savgol_filter',
     ],
     'chainrules.rulesets.signal.zero_phase_filters': [
         'scipy.signal:filtfilt',
