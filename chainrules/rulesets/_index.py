@@ -964,6 +964,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
+    'chainrules.rulesets.signal.resampling': [
+        'scipy.signal:decimate',
+        'scipy.signal:resample',
+        'scipy.signal:resample_poly',
+        'scipy.signal:upfirdn',
+    ],
     'chainrules.rulesets.signal.smoothing': [
         'scipy.signal:detrend',
         'scipy.signal:savgol_filter',

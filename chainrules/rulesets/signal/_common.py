@@ -113,13 +113,17 @@ def correlate_valid(g: np.ndarray, k: np.ndarray, axes: Sequence[int], lengths: 
 class Extension:
     """A signal extended along one axis: ``before`` samples before it, ``after`` after it.
 
-    ``mode`` is a ``numpy.pad`` mode (``"constant"``, ``"edge"``, ``"reflect"``,
-    ``"symmetric"``, ``"wrap"``; SciPy's ``"symm"`` and ``"fill"`` are read as
-    ``"symmetric"`` and ``"constant"``) or ``"odd"`` (``scipy.signal``'s odd extension,
-    ``2 x[0] - x[k]``). Every extended sample is a copy of one sample (``odd``: a
-    combination of two), or a constant (``constant``): the adjoint adds each extended
-    sample's cotangent back onto the samples it copies, and the cotangent of the constant
-    is the sum over the samples it fills.
+    Every extended sample is a linear combination of at most two samples of the signal, or
+    a constant. Modes: the ``numpy.pad`` modes ``"constant"``, ``"edge"``, ``"reflect"``,
+    ``"symmetric"``, ``"wrap"`` (SciPy's ``"symm"``, ``"fill"``, ``"zeros"``, ``"even"``,
+    ``"const"`` are read as their ``numpy.pad`` names); ``"odd"`` and ``"antireflect"``
+    (``2 x[edge] - x[mirrored]``, ``scipy.signal``'s odd extension and ``numpy.pad``'s
+    ``reflect_type="odd"``); ``"antisymmetric"`` (the signal followed by its negated
+    reversal, repeated); ``"smooth"`` (continued along the slope of the two end samples);
+    ``"line"`` (the line through the first and the last sample); the last four are
+    ``upfirdn``'s. The adjoint adds each extended sample's cotangent back onto the samples
+    it combines (with their weights), and the cotangent of the constant is the sum over the
+    samples it fills.
 
     Examples
     --------
@@ -128,51 +132,81 @@ class Extension:
     array([1., 0., 0., 1., 2., 3., 3.])
     >>> e.adjoint(np.ones(7), axis=0)[0]
     array([2., 2., 1., 2.])
+    >>> Extension(3, 2, 2, "line").extend(np.array([1.0, 2.0, 5.0]), axis=0)
+    array([-3., -1.,  1.,  2.,  5.,  7.,  9.])
     """
 
     def __init__(self, n: int, before: int, after: int, mode: str) -> None:
         mode = {"symm": "symmetric", "fill": "constant", "zeros": "constant", "even": "reflect",
-                "const": "edge"}.get(mode, mode)
+                "const": "edge", "odd": "antireflect"}.get(mode, mode)
         self.n, self.before, self.after, self.mode = n, before, after, mode
-        base: Any = "reflect" if mode == "odd" else mode
-        if base == "constant":
-            self.index = np.pad(np.arange(n), (before, after), mode="constant", constant_values=-1)
+        positions = np.arange(-before, n + after)
+        self.filled = np.zeros(positions.size, bool)
+        self.index = np.clip(positions, 0, n - 1)
+        self.weight = np.ones(positions.size)
+        self.index2 = np.zeros(positions.size, int)
+        self.weight2 = np.zeros(positions.size)
+        self.dense: np.ndarray | None = None
+        left, right = positions < 0, positions >= n
+        if mode == "constant":
+            self.filled = left | right
+        elif mode in ("edge", "reflect", "symmetric", "wrap"):
+            self.index = np.pad(np.arange(n), (before, after), mode=mode)  # type: ignore[call-overload]
+        elif mode == "antisymmetric":
+            q = np.mod(positions, 2 * n)
+            self.index = np.where(q < n, q, 2 * n - 1 - q)
+            self.weight = np.where(q < n, 1.0, -1.0)
+        elif mode == "antireflect":
+            if before <= n - 1 and after <= n - 1:
+                self.index = np.where(left, -positions, np.where(right, 2 * (n - 1) - positions, positions))
+                self.weight = np.where(left | right, -1.0, 1.0)
+                self.index2 = np.where(left, 0, n - 1)
+                self.weight2 = np.where(left | right, 2.0, 0.0)
+            else:  # reflections of reflections: the coefficients, from numpy.pad of the identity
+                self.dense = np.pad(np.eye(n), ((before, after), (0, 0)), mode="reflect", reflect_type="odd")
+        elif mode == "smooth":
+            d = np.where(left, positions, positions - (n - 1))
+            if n > 1:
+                self.index = np.where(left, 0, np.where(right, n - 1, positions))
+                self.weight = np.where(left | right, 1.0 + np.abs(d), 1.0)
+                self.index2 = np.where(left, 1, n - 2)
+                self.weight2 = np.where(left | right, -np.abs(d), 0.0)
+        elif mode == "line":
+            if n > 1:
+                t = positions / (n - 1)  # x[0] (1 - t) + x[n-1] t, continued
+                self.index = np.where(left | right, 0, positions)
+                self.weight = np.where(left | right, 1.0 - t, 1.0)
+                self.index2 = np.full(positions.size, n - 1)
+                self.weight2 = np.where(left | right, t, 0.0)
         else:
-            self.index = np.pad(np.arange(n), (before, after), mode=base)
-        self.filled = self.index < 0
-        # odd: x_ext[j] = 2 x[edge] - x[index[j]] outside the signal, edge the nearer end
-        self.edge = np.full(self.index.shape, -1)
-        if mode == "odd":
-            positions = np.arange(-before, n + after)
-            self.edge[positions < 0] = 0
-            self.edge[positions >= n] = n - 1
-
-    def _take(self, x: np.ndarray, index: np.ndarray, axis: int) -> np.ndarray:
-        return np.take(x, np.where(index < 0, 0, index), axis=axis)
+            raise ValueError(f"unknown extension mode {mode!r}")
+        self.index = self.index.astype(int)
 
     def extend(self, x: np.ndarray, axis: int, fill: Any = 0) -> np.ndarray:
         """``x`` extended along ``axis`` (``fill``: the constant of ``"constant"``)."""
-        out = self._take(x, self.index, axis)
-        shape = [1] * out.ndim
+        shape = [1] * x.ndim
         shape[axis] = -1
+        if self.dense is not None:
+            return np.moveaxis(np.tensordot(self.dense, np.moveaxis(x, axis, 0), axes=1), 0, axis)
+        out = np.take(x, self.index, axis=axis) * self.weight.reshape(shape).astype(x.real.dtype)
+        if self.weight2.any():
+            out = out + np.take(x, self.index2, axis=axis) * self.weight2.reshape(shape).astype(x.real.dtype)
         if self.filled.any():
-            out = np.where(self.filled.reshape(shape), np.asarray(fill, dtype=out.dtype), out)
-        if self.mode == "odd":
-            outside = (self.edge >= 0).reshape(shape)
-            out = np.where(outside, 2 * self._take(x, self.edge, axis) - out, out)
+            out = np.where(self.filled.reshape(shape), np.asarray(fill, dtype=np.result_type(out, fill)), out)
         return out
 
     def adjoint(self, g: np.ndarray, axis: int) -> tuple[np.ndarray, Any]:
         """The cotangents of the signal and of the constant, from that of the extended signal."""
         g = np.moveaxis(g, axis, 0)
+        if self.dense is not None:
+            out = np.tensordot(self.dense.T, g, axes=1)
+            return np.moveaxis(out, 0, axis), np.zeros(g.shape[1:], dtype=g.dtype)
         out = np.zeros((self.n, *g.shape[1:]), dtype=g.dtype)
         kept = ~self.filled
-        if self.mode == "odd":
-            outside = self.edge >= 0
-            np.add.at(out, self.index[~outside], g[~outside])
-            np.add.at(out, self.index[outside], -g[outside])
-            np.add.at(out, self.edge[outside], 2 * g[outside])
-        else:
-            np.add.at(out, self.index[kept], g[kept])
+        lift = (slice(None),) + (None,) * (g.ndim - 1)
+        np.add.at(out, self.index[kept], g[kept] * self.weight[kept][lift].astype(g.real.dtype))
+        second = kept & (self.weight2 != 0)
+        if second.any():
+            np.add.at(out, self.index2[second], g[second] * self.weight2[second][lift].astype(g.real.dtype))
         fill = g[self.filled].sum(axis=0) if self.filled.any() else np.zeros(g.shape[1:], dtype=g.dtype)
         return np.moveaxis(out, 0, axis), fill
