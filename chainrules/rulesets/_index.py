@@ -974,6 +974,15 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:detrend',
         'scipy.signal:savgol_filter',
     ],
+    'chainrules.rulesets.signal.spectral': [
+        'scipy.signal:coherence',
+        'scipy.signal:csd',
+        'scipy.signal:istft',
+        'scipy.signal:periodogram',
+        'scipy.signal:spectrogram',
+        'scipy.signal:stft',
+        'scipy.signal:welch',
+    ],
     'chainrules.rulesets.signal.zero_phase_filters': [
         'scipy.signal:filtfilt',
         'scipy.signal:sosfiltfilt',
