@@ -964,6 +964,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
+    'chainrules.rulesets.signal.order_filters': [
+        'scipy.signal:medfilt',
+        'scipy.signal:medfilt2d',
+        'scipy.signal:order_filter',
+    ],
     'chainrules.rulesets.signal.resampling': [
         'scipy.signal:decimate',
         'scipy.signal:resample',
