@@ -793,13 +793,13 @@ _istft_rules()
 # ---- sample inputs ----------------------------------------------------------------------------------
 @sample_inputs(scipy.signal.welch)
 def _welch_samples(rng: np.random.Generator) -> list[Sample]:
-    x = rng.standard_normal((2, 20))
+    x = rng.standard_normal((2, 16))
     return [
         Sample(x, 2.0, "hann", 8, label="density, fs by position"),
         Sample(x.T, 1.0, "hamming", 8, 6, 10, "linear", True, "spectrum", 0,
                label="spectrum, linear detrend, nfft > nperseg, axis 0, every option by position"),
-        Sample(x[0], fkwargs={"nperseg": 6, "detrend": False, "average": "median"}, label="median, no detrend"),
-        Sample(x[0, :19], fkwargs={"nperseg": 6, "average": "median"}, label="median of an even count"),
+        Sample(x[0], fkwargs={"nperseg": 4, "detrend": False, "average": "median"}, label="median, no detrend"),
+        Sample(x[0, :15], fkwargs={"nperseg": 6, "average": "median"}, label="median of an even count"),
         Sample(x[0] + 1j * x[1], fkwargs={"nperseg": 8}, label="complex: two-sided"),
         Sample(x[0], fkwargs={"nperseg": 8, "return_onesided": False}, label="two-sided"),
         Sample(x[0].astype(np.float32), fkwargs={"nperseg": 8}, label="float32"),
@@ -808,13 +808,13 @@ def _welch_samples(rng: np.random.Generator) -> list[Sample]:
 
 @sample_inputs(scipy.signal.csd)
 def _csd_samples(rng: np.random.Generator) -> list[Sample]:
-    x, y = rng.standard_normal((2, 20)), rng.standard_normal((2, 20))
+    x, y = rng.standard_normal((2, 14)), rng.standard_normal((2, 14))
     return [
-        Sample(x[0], y[0], 2.0, "hann", 8, label="density, fs by position"),
-        Sample(x, y[:1], fkwargs={"nperseg": 8, "scaling": "spectrum"}, label="y broadcast"),
-        Sample(x[:1], y[:1, :15], fkwargs={"nperseg": 8}, label="y shorter (zero-padded)"),
-        Sample(x[0], y[0], fkwargs={"nperseg": 6, "average": "median"}, label="median"),
-        Sample(x[0] + 1j * y[0], y[1] - 0.5j * x[1], fkwargs={"nperseg": 8}, label="complex"),
+        Sample(x[0], y[0], 2.0, "hann", 6, label="density, fs by position"),
+        Sample(x, y[:1], fkwargs={"nperseg": 6, "scaling": "spectrum"}, label="y broadcast"),
+        Sample(x[:1], y[:1, :11], fkwargs={"nperseg": 6}, label="y shorter (zero-padded)"),
+        Sample(x[0], y[0], fkwargs={"nperseg": 4, "average": "median"}, label="median"),
+        Sample(x[0] + 1j * y[0], y[1] - 0.5j * x[1], fkwargs={"nperseg": 6}, label="complex"),
     ]
 
 
@@ -831,10 +831,10 @@ def _periodogram_samples(rng: np.random.Generator) -> list[Sample]:
 
 @sample_inputs(scipy.signal.coherence)
 def _coherence_samples(rng: np.random.Generator) -> list[Sample]:
-    x = rng.standard_normal(20)
-    y = 0.5 * x + rng.standard_normal(20)
-    return [Sample(x, y, 2.0, "hann", 8, label="fs by position"),
-            Sample(x, y, fkwargs={"nperseg": 6, "detrend": "linear"}, label="by keyword")]
+    x = rng.standard_normal(14)
+    y = 0.5 * x + rng.standard_normal(14)
+    return [Sample(x, y, 2.0, "hann", 6, label="fs by position"),
+            Sample(x, y, fkwargs={"nperseg": 4, "detrend": "linear"}, label="by keyword")]
 
 
 @sample_inputs(scipy.signal.spectrogram)
