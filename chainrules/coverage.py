@@ -59,6 +59,9 @@ NOT_NUMERIC: dict[str, frozenset[str]] = {
         "frompyfunc",
     }),
     "numpy.random": frozenset({"get_bit_generator", "set_bit_generator"}),
+    # backend and thread-pool settings
+    "scipy.fft": frozenset({"get_workers", "set_workers", "register_backend", "set_backend", "set_global_backend",
+                            "skip_backend"}),
     "numpy.ndarray": frozenset({"dump", "dumps", "tobytes", "tofile", "setflags"}),
 }
 """Public callables that take no numbers to differentiate, per module."""
