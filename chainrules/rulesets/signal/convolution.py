@@ -193,9 +193,9 @@ def _conv_rules(f: Any) -> None:
             a, b = a.reshape(1), b.reshape(1)
         geo = geometry(f, a.shape, b.shape, p)
         method = _method(f, p)
-        cache: dict[str, Any] = {}
 
-        def full_cotangent(dy: np.ndarray) -> np.ndarray:
+        # each pullback call shares its intermediate results through its own ``cache``
+        def full_cotangent(dy: np.ndarray, cache: dict[str, Any]) -> np.ndarray:
             if "g" not in cache:
                 cache["g"] = place(np.reshape(dy, np.shape(y) if not zero_d else (1,)), geo.full_shape, geo.starts)
             return cache["g"]
@@ -208,15 +208,15 @@ def _conv_rules(f: Any) -> None:
                     A = ext.extend(A, d, fill)
             return A
 
-        def a_bar_extended(dy: np.ndarray) -> np.ndarray:
+        def a_bar_extended(dy: np.ndarray, cache: dict[str, Any]) -> np.ndarray:
             if "abar" not in cache:
                 B = _transform_b(b, geo)
                 lengths = [geo.full_shape[d] - B.shape[d] + 1 for d in geo.axes]
-                cache["abar"] = correlate_valid(full_cotangent(dy), B, geo.axes, lengths, method)
+                cache["abar"] = correlate_valid(full_cotangent(dy, cache), B, geo.axes, lengths, method)
             return cache["abar"]
 
-        def cotangent_1(dy: np.ndarray) -> Any:
-            g = a_bar_extended(dy)
+        def cotangent_1(dy: np.ndarray, cache: dict[str, Any]) -> Any:
+            g = a_bar_extended(dy, cache)
             if geo.extensions is not None:
                 for d, ext in enumerate(geo.extensions):
                     g, _ = ext.adjoint(g, d)
@@ -225,8 +225,8 @@ def _conv_rules(f: Any) -> None:
             g = unbroadcast_to(g, a.shape)
             return project_1(g.reshape(np.shape(in1)) if zero_d else g)
 
-        def cotangent_fill(dy: np.ndarray) -> Any:
-            g = a_bar_extended(dy)
+        def cotangent_fill(dy: np.ndarray, cache: dict[str, Any]) -> Any:
+            g = a_bar_extended(dy, cache)
             total = 0.0
             assert geo.extensions is not None
             for d, ext in enumerate(geo.extensions):  # the filled samples: any axis outside the signal
@@ -234,10 +234,10 @@ def _conv_rules(f: Any) -> None:
                 total = total + fill.sum()
             return project_fill(total) if project_fill is not None else NO
 
-        def cotangent_2(dy: np.ndarray) -> Any:
+        def cotangent_2(dy: np.ndarray, cache: dict[str, Any]) -> Any:
             A = a_extended()
             lengths = [b.shape[d] for d in geo.axes]
-            g = correlate_valid(full_cotangent(dy), A, geo.axes, lengths, method)
+            g = correlate_valid(full_cotangent(dy, cache), A, geo.axes, lengths, method)
             g = unbroadcast_to(_transform_b(g, geo), b.shape)
             return project_2(g.reshape(np.shape(in2)) if zero_d else g)
 
@@ -250,12 +250,14 @@ def _conv_rules(f: Any) -> None:
                     cotangents[5] = project_fill(dy)  # type: ignore[misc]
                 return tuple(cotangents)
             dy = np.asarray(dy)
+            cache: dict[str, Any] = {}
             if live1:
-                cotangents[1] = Thunk(lambda: cotangent_1(dy))
+                cotangents[1] = Thunk(lambda: cotangent_1(dy, cache))
             if live2:
-                cotangents[2] = Thunk(lambda: cotangent_2(dy))
+                cotangents[2] = Thunk(lambda: cotangent_2(dy, cache))
             if fill_given:
-                cotangents[5] = Thunk(lambda: cotangent_fill(dy)) if live_fill else project_fill(ZERO)  # type: ignore[misc]
+                cotangents[5] = (Thunk(lambda: cotangent_fill(dy, cache)) if live_fill
+                                 else project_fill(ZERO))  # type: ignore[misc]
             return tuple(cotangents)
 
         convolution_pullback.__name__ = convolution_pullback.__qualname__ = f"{short}_pullback"

@@ -128,9 +128,8 @@ def _lfilter_rules() -> None:
         project_zi = cotangent_projector(args[1]) if zi_given else None
         live = [differentiable(v) for v in (b, a, x)] + [zi_given and differentiable(args[1])]
         ym = s.last(np.asarray(y))
-        cache: dict[str, Any] = {}
 
-        def compute(y_bar: Any, zf_bar: Any) -> dict[str, Any]:
+        def compute(cache: dict[str, Any], y_bar: Any, zf_bar: Any) -> dict[str, Any]:
             if not cache:
                 ctg = rec.pullback(s.bn, s.an, s.xm, ym, None if y_bar is None else s.last(y_bar),
                                    None if zf_bar is None else s.last(zf_bar), live[3])
@@ -154,14 +153,16 @@ def _lfilter_rules() -> None:
                     return _passed(y_bar)
                 zf_bar = None
             cotangents: list[Any] = [NO, NO, NO, NO, *([NO] * len(args))]
+            cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
+
             def part(key: str) -> Thunk:
-                return Thunk(lambda: compute(y_bar, zf_bar)[key])
+                return Thunk(lambda: compute(cache, y_bar, zf_bar)[key])
 
             for k, key in enumerate(("b", "a", "x")):
                 if live[k]:
                     cotangents[k + 1] = part(key)
             if live[3]:
-                cotangents[5] = Thunk(lambda: compute(y_bar, zf_bar)["zi"])
+                cotangents[5] = part("zi")
             return tuple(cotangents)
 
         def _passed(dy: Any) -> tuple[Any, ...]:
@@ -461,9 +462,8 @@ def _sosfilt_rules() -> None:
         project_sos, project_x = cotangent_projector(sos), cotangent_projector(x)
         project_zi = cotangent_projector(args[1]) if zi_given else None
         live = (differentiable(sos), differentiable(x), zi_given and differentiable(args[1]))
-        cache: dict[str, Any] = {}
 
-        def compute(y_bar: Any, zf_bar: Any) -> dict[str, Any]:
+        def compute(cache: dict[str, Any], y_bar: Any, zf_bar: Any) -> dict[str, Any]:
             if not cache:
                 c = _Cascade(sos, x, p["axis"], p["zi"])
                 yb = None if y_bar is None else np.moveaxis(np.asarray(y_bar), c.axis, -1)
@@ -492,12 +492,13 @@ def _sosfilt_rules() -> None:
                     assert project_zi is not None
                     cotangents[4] = project_zi(value)
                 return tuple(cotangents)
+            cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
             if live[0]:
-                cotangents[1] = Thunk(lambda: compute(y_bar, zf_bar)["sos"])
+                cotangents[1] = Thunk(lambda: compute(cache, y_bar, zf_bar)["sos"])
             if live[1]:
-                cotangents[2] = Thunk(lambda: compute(y_bar, zf_bar)["x"])
+                cotangents[2] = Thunk(lambda: compute(cache, y_bar, zf_bar)["x"])
             if live[2]:
-                cotangents[4] = Thunk(lambda: compute(y_bar, zf_bar)["zi"])
+                cotangents[4] = Thunk(lambda: compute(cache, y_bar, zf_bar)["zi"])
             return tuple(cotangents)
 
         return out, sosfilt_pullback

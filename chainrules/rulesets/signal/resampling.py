@@ -146,9 +146,8 @@ def _upfirdn_rules() -> None:
         project_cval = cotangent_projector(args[4]) if cval_given else None
         live = (differentiable(h), differentiable(x))
         live_cval = cval_given and differentiable(args[4]) and p["mode"] == "constant"
-        cache: dict[str, Any] = {}
 
-        def compute(dy: np.ndarray) -> dict[str, Any]:
+        def compute(cache: dict[str, Any], dy: np.ndarray) -> dict[str, Any]:
             if not cache:
                 ha = np.atleast_1d(np.asarray(h))
                 xa = np.asarray(x)
@@ -174,12 +173,14 @@ def _upfirdn_rules() -> None:
                     cotangents[7] = project_cval(dy)  # type: ignore[misc]
                 return tuple(cotangents)
             dy = np.asarray(dy)
+            cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
             if live[0]:
-                cotangents[1] = Thunk(lambda: compute(dy)["h"])
+                cotangents[1] = Thunk(lambda: compute(cache, dy)["h"])
             if live[1]:
-                cotangents[2] = Thunk(lambda: compute(dy)["x"])
+                cotangents[2] = Thunk(lambda: compute(cache, dy)["x"])
             if cval_given:
-                cotangents[7] = Thunk(lambda: compute(dy)["cval"]) if live_cval else project_cval(ZERO)  # type: ignore[misc]
+                cotangents[7] = (Thunk(lambda: compute(cache, dy)["cval"]) if live_cval
+                                 else project_cval(ZERO))  # type: ignore[misc]
             return tuple(cotangents)
 
         upfirdn_pullback.__name__ = upfirdn_pullback.__qualname__ = f"{short}_pullback"

@@ -307,9 +307,8 @@ def _filtfilt_rules() -> None:
         projectors = [cotangent_projector(v) for v in (b, a, x)]
         live = [differentiable(v) for v in (b, a, x)]
         rest = [NO] * len(args)
-        cache: dict[str, Any] = {}
 
-        def compute(dy: np.ndarray) -> dict[str, Any]:
+        def compute(cache: dict[str, Any], dy: np.ndarray) -> dict[str, Any]:
             if cache:
                 return cache
             s = setup(b, a, x, p)
@@ -334,9 +333,10 @@ def _filtfilt_rules() -> None:
             if passes_through(dy):
                 return (NO, *(pr(dy) for pr in projectors), *rest)
             dy = np.asarray(dy)
+            cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
 
             def part(key: str) -> Thunk:
-                return Thunk(lambda: compute(dy)[key])
+                return Thunk(lambda: compute(cache, dy)[key])
 
             return (NO, *(part(k) if live[i] else NO for i, k in enumerate(("b", "a", "x"))), *rest)
 
@@ -390,9 +390,8 @@ def _sosfiltfilt_rules() -> None:
         project_sos, project_x = cotangent_projector(sos), cotangent_projector(x)
         live = (differentiable(sos), differentiable(x))
         rest = [NO] * len(args)
-        cache: dict[str, Any] = {}
 
-        def compute(dy: np.ndarray) -> dict[str, Any]:
+        def compute(cache: dict[str, Any], dy: np.ndarray) -> dict[str, Any]:
             if not cache:
                 s = _wide(np.atleast_2d(np.asarray(sos)))
                 xa = _wide(np.asarray(x))
@@ -411,8 +410,9 @@ def _sosfiltfilt_rules() -> None:
             if passes_through(dy):
                 return (NO, project_sos(dy), project_x(dy), *rest)
             dy = np.asarray(dy)
-            return (NO, Thunk(lambda: compute(dy)["sos"]) if live[0] else NO,
-                    Thunk(lambda: compute(dy)["x"]) if live[1] else NO, *rest)
+            cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
+            return (NO, Thunk(lambda: compute(cache, dy)["sos"]) if live[0] else NO,
+                    Thunk(lambda: compute(cache, dy)["x"]) if live[1] else NO, *rest)
 
         sosfiltfilt_pullback.__name__ = sosfiltfilt_pullback.__qualname__ = f"{short}_pullback"
         return y, sosfiltfilt_pullback
