@@ -182,18 +182,25 @@ class Extension:
             raise ValueError(f"unknown extension mode {mode!r}")
         self.index = self.index.astype(int)
 
+    def _pads(self) -> np.ndarray:
+        """The positions (in the extended signal) of the extended samples."""
+        total = self.n + self.before + self.after
+        return np.r_[0:self.before, self.before + self.n:total]
+
     def extend(self, x: np.ndarray, axis: int, fill: Any = 0) -> np.ndarray:
         """``x`` extended along ``axis`` (``fill``: the constant of ``"constant"``)."""
-        shape = [1] * x.ndim
-        shape[axis] = -1
         if self.dense is not None:
             return np.moveaxis(np.tensordot(self.dense, np.moveaxis(x, axis, 0), axes=1), 0, axis)
-        out = np.take(x, self.index, axis=axis) * self.weight.reshape(shape).astype(x.real.dtype)
-        if self.weight2.any():
-            out = out + np.take(x, self.index2, axis=axis) * self.weight2.reshape(shape).astype(x.real.dtype)
-        if self.filled.any():
-            out = np.where(self.filled.reshape(shape), np.asarray(fill, dtype=np.result_type(out, fill)), out)
-        return out
+        x = np.moveaxis(x, axis, 0)
+        pads = self._pads()
+        lift = (slice(None),) + (None,) * (x.ndim - 1)
+        dtype = np.result_type(x, np.asarray(fill)) if self.filled.any() else x.dtype
+        values = x[self.index[pads]] * self.weight[pads][lift].astype(x.real.dtype)
+        if self.weight2[pads].any():
+            values = values + x[self.index2[pads]] * self.weight2[pads][lift].astype(x.real.dtype)
+        values = np.where(self.filled[pads][lift], np.asarray(fill, dtype=dtype), values.astype(dtype))
+        out = np.concatenate([values[:self.before], x.astype(dtype, copy=False), values[self.before:]], axis=0)
+        return np.moveaxis(out, 0, axis)
 
     def adjoint(self, g: np.ndarray, axis: int) -> tuple[np.ndarray, Any]:
         """The cotangents of the signal and of the constant, from that of the extended signal."""
@@ -201,12 +208,14 @@ class Extension:
         if self.dense is not None:
             out = np.tensordot(self.dense.T, g, axes=1)
             return np.moveaxis(out, 0, axis), np.zeros(g.shape[1:], dtype=g.dtype)
-        out = np.zeros((self.n, *g.shape[1:]), dtype=g.dtype)
-        kept = ~self.filled
+        out = np.array(g[self.before:self.before + self.n])  # the signal's own samples: the identity
+        pads = self._pads()
+        kept = pads[~self.filled[pads]]
         lift = (slice(None),) + (None,) * (g.ndim - 1)
         np.add.at(out, self.index[kept], g[kept] * self.weight[kept][lift].astype(g.real.dtype))
-        second = kept & (self.weight2 != 0)
-        if second.any():
+        second = kept[self.weight2[kept] != 0]
+        if second.size:
             np.add.at(out, self.index2[second], g[second] * self.weight2[second][lift].astype(g.real.dtype))
-        fill = g[self.filled].sum(axis=0) if self.filled.any() else np.zeros(g.shape[1:], dtype=g.dtype)
+        filled = pads[self.filled[pads]]
+        fill = g[filled].sum(axis=0) if filled.size else np.zeros(g.shape[1:], dtype=g.dtype)
         return np.moveaxis(out, 0, axis), fill

@@ -536,8 +536,10 @@ class _ShortTime:
         return np.moveaxis(S, -1, self.out_axis)
 
     def pullback(self, x: np.ndarray, S_bar: np.ndarray) -> np.ndarray:
-        X = self.segments.spectra(x)
         root = np.sqrt(self.scale)
+        if self.mode in ("stft", "complex"):  # linear: no need for the spectra
+            return self.segments.adjoint(root * S_bar)
+        X = self.segments.spectra(x)
         if self.mode == "psd":
             c = self.scale * (_one_sided_weights(X.shape[-1], self.nfft) if self.onesided else 1.0)
             X_bar = 2 * c * np.real(S_bar) * X
@@ -600,7 +602,8 @@ def _short_time_rules(f: Any, kind: str) -> None:
             xa = np.asarray(x)
             st = _ShortTime(kind, p, xa.shape, np.iscomplexobj(xa))
             if S_bar is not None:
-                fs_bar += st.fs_power() * float(np.sum(np.real(np.conj(S_bar) * S))) / fs
+                if project_fs is not None and st.fs_power():
+                    fs_bar += st.fs_power() * float(np.sum(np.real(np.conj(S_bar) * S))) / fs
                 if differentiable(x):
                     if callable(p["detrend"]):
                         cotangents[1] = not_implemented(DETREND_REASON.format(f=name))
