@@ -1000,6 +1000,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:stft',
         'scipy.signal:welch',
     ],
+    'chainrules.rulesets.signal.transforms': [
+        'scipy.signal:czt',
+        'scipy.signal:deconvolve',
+        'scipy.signal:freqz',
+        'scipy.signal:freqz_sos',
+        'scipy.signal:sosfreqz',
+        'scipy.signal:zoom_fft',
+    ],
     'chainrules.rulesets.signal.windows': [
         'scipy.signal.windows:barthann',
         'scipy.signal.windows:bartlett',
