@@ -957,6 +957,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:fftconvolve',
         'scipy.signal:oaconvolve',
     ],
+    'chainrules.rulesets.signal.filter_design': [
+        'scipy.signal:kaiser_atten',
+        'scipy.signal:kaiser_beta',
+        'scipy.signal:savgol_coeffs',
+    ],
     'chainrules.rulesets.signal.iir_filters': [
         'scipy.signal:lfilter',
         'scipy.signal:lfilter_zi',
