@@ -13,6 +13,9 @@
 * :mod:`~chainrules.rulesets.signal.spectral`: ``periodogram``, ``welch``, ``csd``,
   ``coherence``, ``spectrogram``, ``stft``, ``istft``;
 * :mod:`~chainrules.rulesets.signal.order_filters`: ``medfilt``, ``medfilt2d``, ``order_filter``;
+* :mod:`~chainrules.rulesets.signal.transforms`: ``czt``, ``zoom_fft``, ``freqz``, ``freqz_sos``,
+  ``sosfreqz``, ``deconvolve``;
+* :mod:`~chainrules.rulesets.signal.filter_design`: ``kaiser_beta``, ``kaiser_atten``, ``savgol_coeffs``;
 * :mod:`~chainrules.rulesets.signal.windows`: the window constructors of
   ``scipy.signal.windows`` and ``get_window``;
 * :mod:`~chainrules.rulesets.signal.nondifferentiable`: peak finding, filter design and the
