@@ -75,7 +75,7 @@ def _dense(x: Any) -> np.ndarray | None:
         return np.asarray(x)
     if hasattr(x, "toarray") and hasattr(x, "nnz"):
         return np.asarray(x.toarray())
-    if hasattr(x, "__array__") and not isinstance(x, (Tangent, AbstractZero)):
+    if hasattr(x, "__array__") and not isinstance(x, (Tangent, AbstractZero, type)):  # a class (np.float64) is a label
         return np.asarray(x)
     return None
 

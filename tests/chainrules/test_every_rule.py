@@ -74,7 +74,7 @@ def test_pullbacks_reject_what_is_not_a_cotangent(f):
             bad += [1.5, Tangent(tuple, 1.0, 2.0)]
         short = getattr(f, "__name__", "")
         for dy in bad:
-            if isinstance(dy, np.ndarray) and not isinstance(y, tuple) and np.shape(y) == dy.shape:
+            if isinstance(dy, np.ndarray) and isinstance(y, np.ndarray) and y.shape == dy.shape:
                 continue
             try:
                 out = pullback(dy)

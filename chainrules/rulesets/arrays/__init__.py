@@ -10,6 +10,6 @@ block, append), :mod:`.splitting` (split, array_split, hsplit/vsplit/dsplit, uns
 extract, diagonal, choose, select, bincount), :mod:`.sorting` (sort, partition, unique, set operations),
 :mod:`.indexing` (``x[index]``, ``x.item``), :mod:`.conversion` (array, asarray, copy,
 astype, tolist), :mod:`.creation` (full, arange, linspace, logspace, geomspace, meshgrid),
-:mod:`.random` (pathwise derivatives of samplers), :mod:`.nondifferentiable` (shapes,
+:mod:`.random` (pathwise derivatives of samplers), :mod:`.non_differentiable` (shapes,
 indices, constant arrays) and :mod:`.mutation` (in-place operations: an error).
 """

@@ -20,21 +20,16 @@ to ``np.matrix_transpose(x)``, whose rules are here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    require,
-    unary_cotangent,
-    unary_pushforward,
-)
-from chainrules_core import Varargs, frule, rrule
+from chainrules.rulesets.arrays._linear_maps import NO, unary_cotangent, unary_pushforward
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import Sample, Varargs, frule, rrule, sample_inputs
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -99,6 +94,16 @@ def transpose_frule(tangents: tuple[Any, ...], a: Any, axes: Any = None) -> tupl
     return y, unary_pushforward(tangents[1], a, y, _permuted(_permutation(np.ndim(a), axes)))
 
 
+@sample_inputs(np.transpose)
+def _transpose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 4)
+    yield from with_dtypes(Sample(x, label="reversed axes"))
+    yield Sample(x, (1, 2, 0), label="axes by position")
+    yield Sample(x, fkwargs={"axes": (0, -1, 1)}, label="negative axis by keyword")
+    yield Sample([[1.0, 2.0]], label="nested list")
+    yield Sample(np.float64(2.0), label="0-d")
+
+
 def _method_axes(axes: tuple[Any, ...]) -> Any:
     """The axes given to ``ndarray.transpose(*axes)``: none, one tuple, or the ints themselves."""
     if not axes:
@@ -144,6 +149,14 @@ def ndarray_transpose_frule(tangents: tuple[Any, ...], a: np.ndarray, *axes: Any
     return y, unary_pushforward(tangents[1], a, y, _permuted(perm))
 
 
+@sample_inputs(np.ndarray.transpose)
+def _ndarray_transpose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 4)
+    yield Sample(x, label="no axes")
+    yield Sample(x, 2, 0, 1, label="axes as integers")
+    yield Sample(x.astype(np.float32), (1, 0, 2), label="axes as a tuple, float32")
+
+
 # ---- np.matrix_transpose -----------------------------------------------------------------------------
 @rrule.register(np.matrix_transpose, ARRAY_LIKE)
 def matrix_transpose_rrule(x: Any) -> tuple[Any, Pullback]:
@@ -180,6 +193,12 @@ def matrix_transpose_frule(tangents: tuple[Any, ...], x: Any) -> tuple[Any, Any]
     """
     y = np.matrix_transpose(x)
     return y, unary_pushforward(tangents[1], x, y, np.matrix_transpose)
+
+
+@sample_inputs(np.matrix_transpose, np.linalg.matrix_transpose)
+def _matrix_transpose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), label="matrix"))
+    yield Sample(normal(rng, 2, 2, 3), label="stack of matrices")
 
 
 # ---- np.swapaxes, ndarray.swapaxes -------------------------------------------------------------------
@@ -228,6 +247,13 @@ def swapaxes_frule(tangents: tuple[Any, ...], a: Any, axis1: Any = REQUIRED, axi
     return y, unary_pushforward(tangents[1], a, y, _swapped(axis1, axis2))
 
 
+@sample_inputs(np.swapaxes)
+def _swapaxes_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 4)
+    yield from with_dtypes(Sample(x, 0, 2, label="axes by position"))
+    yield Sample(x, fkwargs={"axis1": -1, "axis2": 1}, label="axes by keyword")
+
+
 @rrule.register(np.ndarray.swapaxes, np.ndarray)
 def ndarray_swapaxes_rrule(a: np.ndarray, axis1: Any = REQUIRED, axis2: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of the method ``x.swapaxes(axis1, axis2)``.
@@ -259,6 +285,12 @@ def ndarray_swapaxes_frule(tangents: tuple[Any, ...], a: np.ndarray, axis1: Any 
     """
     require("swapaxes", axis1=axis1, axis2=axis2)
     return swapaxes_frule(tangents, a, axis1, axis2)
+
+
+@sample_inputs(np.ndarray.swapaxes)
+def _ndarray_swapaxes_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 2, 3), 0, 1)
+    yield Sample(normal(rng, 2, 3, 4, dtype=np.complex128), 1, -1, label="complex")
 
 
 # ---- np.moveaxis, np.rollaxis ------------------------------------------------------------------------------
@@ -310,6 +342,14 @@ def moveaxis_frule(tangents: tuple[Any, ...], a: Any, source: Any = REQUIRED,
     require("moveaxis", source=source, destination=destination)
     y = np.moveaxis(a, source, destination)
     return y, unary_pushforward(tangents[1], a, y, _permuted(_moveaxis_permutation(np.ndim(a), source, destination)))
+
+
+@sample_inputs(np.moveaxis)
+def _moveaxis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 4)
+    yield from with_dtypes(Sample(x, 0, -1, label="one axis"))
+    yield Sample(x, (0, 1), (2, 0), label="two axes")
+    yield Sample(x, fkwargs={"source": 2, "destination": 0}, label="by keyword")
 
 
 def _rollaxis_permutation(ndim: int, axis: Any, start: Any) -> tuple[int, ...]:
@@ -364,6 +404,14 @@ def rollaxis_frule(tangents: tuple[Any, ...], a: Any, axis: Any = REQUIRED, star
     require("rollaxis", axis=axis)
     y = np.rollaxis(a, axis, start)
     return y, unary_pushforward(tangents[1], a, y, _permuted(_rollaxis_permutation(np.ndim(a), axis, start)))
+
+
+@sample_inputs(np.rollaxis)
+def _rollaxis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 4)
+    yield from with_dtypes(Sample(x, 2, label="to the front"))
+    yield Sample(x, 0, 2, label="start by position")
+    yield Sample(x, fkwargs={"axis": 1, "start": 3}, label="by keyword")
 
 
 @rrule.register(np.linalg.matrix_transpose, ARRAY_LIKE)

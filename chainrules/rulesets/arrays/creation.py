@@ -5,7 +5,7 @@
 and ``np.meshgrid`` (the coordinate vectors). The creation functions whose values
 depend on no differentiable argument (``np.zeros``, ``np.ones``, ``np.eye``, the
 ``*_like`` functions but ``full_like``...) are declared non-differentiable in
-:mod:`chainrules.rulesets.arrays.nondifferentiable`.
+:mod:`chainrules.rulesets.arrays.non_differentiable`.
 
 The maths
 ---------
@@ -31,29 +31,39 @@ Integer arguments (and integer ``dtype=``) are not differentiated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     ZERO,
     any_not_implemented,
     cast_like,
-    differentiable,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    read_cotangents,
     sequence_output_tangent,
     tangent_array,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, Thunk, Varargs, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -77,13 +87,13 @@ def full_rrule(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C",
     6.0
     """
     y = np.full(shape, fill_value, dtype, order, **kwargs)
-    project_fill = project_input(fill_value)
+    project_fill = cotangent_projector(fill_value)
     differentiable_fill = differentiable(fill_value) and differentiable(y)
 
     def full_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.full")
         if not differentiable_fill:
             return NO, NO, ZERO if differentiable(fill_value) else NO, NO, NO
-        dy = read_cotangent(dy, y, "np.full pullback: output cotangent")
         if passes_through(dy):
             return NO, NO, zero_result(dy), NO, NO
         return NO, NO, project_fill(unbroadcast(cast_like(dy, fill_value), np.shape(fill_value))), NO, NO
@@ -110,6 +120,16 @@ def full_frule(tangents: tuple[Any, ...], shape: Any, fill_value: Any, dtype: An
     return y, output_tangent(np.broadcast_to(value, np.shape(y)), y)
 
 
+@sample_inputs(np.full)
+def _full_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample((2, 3), 1.5, label="a number"))
+    yield Sample(3, normal(rng, 3), label="an array broadcast")
+    yield Sample((2, 2), 1.5, np.float32, label="dtype by position")
+    yield Sample((2, 2), normal(rng, 2, 1), fkwargs={"order": "F"}, label="order by keyword")
+    yield Sample((2,), 2.5, int, label="an integer dtype: derivative zero")
+    yield Sample((0, 2), 1.5, label="empty")
+
+
 @rrule.register(np.full_like, ARRAY_LIKE, ARRAY_LIKE)
 def full_like_rrule(a: Any, fill_value: Any, dtype: Any = None, order: Any = "K", subok: Any = True,
                     shape: Any = None, **kwargs: Any) -> tuple[Any, Pullback]:
@@ -128,7 +148,7 @@ def full_like_rrule(a: Any, fill_value: Any, dtype: Any = None, order: Any = "K"
     zero_a = ZERO if differentiable(a) else NO
 
     def full_like_pullback(dy: Any) -> tuple[Any, ...]:
-        return NO, zero_a, pullback(dy)[2], NO, NO, NO, NO
+        return NO, zero_a, pullback(read_cotangent(dy, y, "np.full_like"))[2], NO, NO, NO, NO
 
     return y, full_like_pullback
 
@@ -148,6 +168,14 @@ def full_like_frule(tangents: tuple[Any, ...], a: Any, fill_value: Any, dtype: A
     y = np.full_like(a, fill_value, dtype, order, subok, shape, **kwargs)
     _, dy = full_frule((NO, NO, tangents[2]), np.shape(y), fill_value, y.dtype)
     return y, dy
+
+
+@sample_inputs(np.full_like)
+def _full_like_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), 1.5, label="a number"))
+    yield Sample(normal(rng, 2, 3), normal(rng, 3), np.complex64, label="an array broadcast, dtype by position",
+                 rtol=2e-3, atol=2e-3)  # complex64 rounding: finite differences accurate to about 1e-4
+    yield Sample(np.arange(3), 2.5, fkwargs={"dtype": float, "shape": (2, 2)}, label="shape by keyword")
 
 
 # ---- np.arange --------------------------------------------------------------------------------------
@@ -174,14 +202,14 @@ def arange_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
     """
     y = np.arange(*args, **kwargs)
     start, _, step = _arange_parts(args)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
     live = differentiable(y)
 
     def arange_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.arange")
         zeros = tuple(ZERO if differentiable(a) else NO for a in args)
         if not live:
             return (NO, *zeros)
-        dy = read_cotangent(dy, y, "np.arange pullback: output cotangent")
         if passes_through(dy):
             return (NO, *(zero_result(dy) if z is ZERO else z for z in zeros))
         out: list[Any] = list(zeros)
@@ -220,6 +248,17 @@ def arange_frule(tangents: tuple[Any, ...], *args: Any, **kwargs: Any) -> tuple[
     return y, output_tangent(total, y)
 
 
+@sample_inputs(np.arange)
+def _arange_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # stop away from the grid: a perturbation of start, stop or step keeps the length
+    yield Sample(0.5, 2.2, 0.5, label="start, stop, step")
+    yield Sample(np.float32(0.25), np.float32(1.1), np.float32(0.3), label="float32")
+    yield Sample(3.5, label="stop only")
+    yield Sample(1.5, 4.2, label="start and stop")
+    yield Sample(0.5, 2.2, 0.5, fkwargs={"dtype": np.float64}, label="dtype by keyword")
+    yield Sample(1, 7, 2, label="integers (nothing differentiated)")
+
+
 # ---- np.linspace, np.logspace, np.geomspace ----------------------------------------------------------------
 class _Spacing:
     """The sample positions ``t`` of ``linspace(start, stop, num, endpoint, axis)``, shaped to broadcast."""
@@ -248,23 +287,27 @@ class _Spacing:
 def _space_rrule(name: str, f: Any, start: Any, stop: Any, y: Any, spacing: _Spacing,
                  partials: Callable[[], tuple[Any, Any]], step: Any = None) -> Callable[[Any], tuple[Any, Any]]:
     """The cotangents of ``start`` and ``stop`` for ``y = f(start, stop, ...)`` given the partials."""
-    project_start, project_stop = project_input(start), project_input(stop)
+    project_start, project_stop = cotangent_projector(start), cotangent_projector(stop)
     live = differentiable(y)
     samples = y[0] if step is not None else y
 
     def space_cotangents(dy: Any) -> tuple[Any, Any]:
+        d_step = None
+        if step is None:
+            dy = read_cotangent(dy, samples, name)
+        else:
+            parts = read_cotangents(dy, y, name)
+            if isinstance(parts, list):
+                missing = any_not_implemented(*parts)
+                dy, d_step = (missing, None) if missing is not None else parts
+                dy = ZERO if dy is None else dy
+            else:
+                dy = parts
         if not live:
             return (ZERO if differentiable(start) else NO), (ZERO if differentiable(stop) else NO)
-        d_step = None
-        if step is not None:
-            parts = read_cotangents(dy, y, f"{name} pullback")
-            if not isinstance(parts, list):
-                return zero_result(parts), zero_result(parts)
-            dy, d_step = parts
-            dy = ZERO if dy is None else dy
-        dy = read_cotangent(dy, samples, f"{name} pullback: output cotangent")
         if passes_through(dy) and d_step is None:
-            return zero_result(dy), zero_result(dy)
+            d_start, d_stop = zero_result(dy), zero_result(dy)
+            return (d_start if differentiable(start) else NO), (d_stop if differentiable(stop) else NO)
         dense = np.zeros(np.shape(samples), dtype=samples.dtype) if passes_through(dy) else dy
 
         def cotangent(which: int, like: Any, project: Callable[[Any], Any]) -> Any:
@@ -303,7 +346,10 @@ def _space_tangent(d_start: Any, d_stop: Any, start: Any, stop: Any, y: Any, par
         return output_tangent(value, samples)
     if value is None:
         return sequence_output_tangent(None, y)
-    step_tangent = np.broadcast_to(step_value / spacing.div if spacing.div > 0 else 0.0 * step_value, np.shape(y[1]))
+    if spacing.div > 0:
+        step_tangent = np.broadcast_to(step_value / spacing.div, np.shape(y[1]))
+    else:  # no step (NumPy returns a constant NaN): derivative zero
+        step_tangent = np.zeros(np.shape(y[1]))
     return sequence_output_tangent([value, step_tangent], y)
 
 
@@ -355,6 +401,16 @@ def linspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any = 
                              spacing, bool(retstep))
 
 
+@sample_inputs(np.linspace)
+def _linspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.5, 2.0, 5, label="numbers"))
+    yield Sample(normal(rng, 2), normal(rng, 3, 1), 4, False, label="arrays broadcast, no end point")
+    yield Sample(0.5, 2.0, 4, True, True, label="retstep: (samples, step)")
+    yield Sample(normal(rng, 2), 1.0, fkwargs={"num": 3, "axis": -1}, label="axis by keyword")
+    yield Sample(0.5, 2.0, 1, label="one sample")
+    yield Sample(0.5, 2.0, 0, label="no sample")
+
+
 def _log_partials(start: Any, stop: Any, base: Any, y: Any, spacing: _Spacing) -> tuple[Any, Any, Any]:
     """``d y / d start``, ``d y / d stop`` and ``d y / d base`` of ``y = base ** linspace(start, stop)``."""
     ndim = np.broadcast(start, stop, base).ndim  # the promotions of np.logspace
@@ -389,13 +445,13 @@ def logspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, b
         return cache[0]
 
     cotangents = _space_rrule("np.logspace", np.logspace, start, stop, y, spacing, lambda: partials()[:2])
-    project_base = project_input(base)
+    project_base = cotangent_projector(base)
 
     def logspace_pullback(dy: Any) -> tuple[Any, ...]:
         d_start, d_stop = cotangents(dy)
         d_base: Any = NO
         if differentiable(base) and differentiable(y):
-            read = read_cotangent(dy, y, "np.logspace pullback: output cotangent")
+            read = read_cotangent(dy, y, "np.logspace")
             if passes_through(read):
                 d_base = zero_result(read)
             else:
@@ -437,6 +493,13 @@ def logspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any = 
     return y, output_tangent(base_term if main is ZERO else np.asarray(main) + base_term, y)
 
 
+@sample_inputs(np.logspace)
+def _logspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.0, 1.5, 4, label="base 10"))
+    yield Sample(normal(rng, 2), 1.0, 3, True, 2.5, label="base by position (differentiated)")
+    yield Sample(0.0, 1.0, fkwargs={"num": 3, "base": 2.0, "axis": 0}, label="base by keyword")
+
+
 @rrule.register(np.geomspace, ARRAY_LIKE, ARRAY_LIKE)
 def geomspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, dtype: Any = None,
                     axis: Any = 0) -> tuple[Any, Pullback]:
@@ -454,8 +517,8 @@ def geomspace_rrule(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, 
     spacing = _Spacing(start, stop, num, endpoint, axis)
 
     def partials() -> tuple[Any, Any]:
-        s = np.expand_dims(np.asarray(start), spacing.axis)
-        e = np.expand_dims(np.asarray(stop), spacing.axis)
+        s = spacing.spread(np.asarray(start))
+        e = spacing.spread(np.asarray(stop))
         return y * (1 - spacing.t) / s, y * spacing.t / e
 
     cotangents = _space_rrule("np.geomspace", np.geomspace, start, stop, y, spacing, partials)
@@ -483,11 +546,18 @@ def geomspace_frule(tangents: tuple[Any, ...], start: Any, stop: Any, num: Any =
     spacing = _Spacing(start, stop, num, endpoint, axis)
     if not differentiable(y):
         return y, NO
-    s = np.expand_dims(np.asarray(start), spacing.axis)
-    e = np.expand_dims(np.asarray(stop), spacing.axis)
+    s = spacing.spread(np.asarray(start))
+    e = spacing.spread(np.asarray(stop))
     partials = (y * (1 - spacing.t) / s, y * spacing.t / e)
     return y, _space_tangent(_value(tangents[1], start), _value(tangents[2], stop), start, stop, y, partials,
                              spacing, False)
+
+
+@sample_inputs(np.geomspace)
+def _geomspace_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(0.5, 8.0, 4, label="positive"))
+    yield Sample(-2.0, -0.5, 3, False, label="negative, no end point")
+    yield Sample(np.array([1.0, 2.0]), 10.0, fkwargs={"num": 3, "axis": 1}, label="arrays, axis by keyword")
 
 
 # ---- np.meshgrid ------------------------------------------------------------------------------------
@@ -511,18 +581,19 @@ def meshgrid_rrule(*xi: Any, copy: Any = True, sparse: Any = False, indexing: An
     (array([3., 3.]), ZeroTangent())
     """
     y = np.meshgrid(*xi, copy=copy, sparse=sparse, indexing=indexing)
-    projectors = [project_input(x) for x in xi]
+    projectors = [cotangent_projector(x) for x in xi]
     n = len(xi)
 
     def meshgrid_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.meshgrid pullback")
+        parts = read_cotangents(dy, y, "np.meshgrid")
         if not isinstance(parts, list):
             return (NO, *(p(zero_result(parts)) for p in projectors))
         out = []
         for k, (part, x, project) in enumerate(zip(parts, xi, projectors)):
-            if part is None:
-                out.append(project(ZERO))
+            if part is None or isinstance(part, NotImplementedTangent):
+                out.append(project(ZERO if part is None else part))
                 continue
+            part = np.asarray(part)
             axis = _meshgrid_axis(k, n, indexing)
             others = tuple(i for i in range(part.ndim) if i != axis)
             out.append(project(np.reshape(cast_like(np.sum(part, axis=others), x), np.shape(x))))
@@ -553,3 +624,11 @@ def meshgrid_frule(tangents: tuple[Any, ...], *xi: Any, copy: Any = True, sparse
     filled = [np.zeros(np.shape(x)) if v is None else v for v, x in zip(values, xi)]
     grids = np.meshgrid(*filled, copy=True, sparse=sparse, indexing=indexing)
     return y, sequence_output_tangent(list(grids), y)
+
+
+@sample_inputs(np.meshgrid)
+def _meshgrid_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 3), normal(rng, 3), label="xy indexing"))
+    yield Sample(normal(rng, 2), normal(rng, 3), normal(rng, 2), fkwargs={"indexing": "ij"}, label="three, ij")
+    yield Sample(normal(rng, 2), np.arange(3), fkwargs={"sparse": True}, label="sparse, an integer vector")
+    yield Sample(normal(rng, 3), label="one vector")

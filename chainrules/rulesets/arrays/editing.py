@@ -17,33 +17,36 @@ derivative there, and the rule gives them zero.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid, scatter_add, scatter_cotangent
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
     ZERO,
     any_not_implemented,
     cast_like,
-    differentiable,
-    index_grid,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    require,
-    scatter_add,
-    scatter_cotangent,
     tangent_array,
     unary_pushforward,
     zero_result,
 )
-from chainrules_core import Thunk, frule, rrule
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -64,12 +67,11 @@ def delete_rrule(arr: Any, obj: Any = REQUIRED, axis: Any = None) -> tuple[Any, 
     require("delete", obj=obj)
     y = np.delete(arr, obj, axis)
     shape = np.shape(arr)
-    where = "np.delete pullback: output cotangent"
 
     def delete_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.delete")
         if not differentiable(arr):
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
         kept = np.unravel_index(np.delete(index_grid(shape), obj, axis).ravel(), shape)
@@ -99,6 +101,14 @@ def delete_frule(tangents: tuple[Any, ...], arr: Any, obj: Any = REQUIRED, axis:
     return y, unary_pushforward(tangents[1], arr, y, lambda d: np.delete(d, obj, axis))
 
 
+@sample_inputs(np.delete)
+def _delete_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, [0, 5], label="flattened, indices"))
+    yield Sample(x, slice(0, 4, 2), 1, label="a slice along axis 1")
+    yield Sample(x, fkwargs={"obj": np.array([True, False, True]), "axis": 0}, label="a mask by keyword")
+
+
 # ---- np.insert -------------------------------------------------------------------------------------------
 @rrule.register(np.insert, ARRAY_LIKE, object, ARRAY_LIKE)
 def insert_rrule(arr: Any, obj: Any, values: Any, axis: Any = None) -> tuple[Any, Pullback]:
@@ -113,18 +123,18 @@ def insert_rrule(arr: Any, obj: Any, values: Any, axis: Any = None) -> tuple[Any
     (array([5., 0., 0., 5.]), [array([2., 3.]), 5.0])
     """
     y = np.insert(arr, obj, values, axis)
-    project_arr, project_values = project_input(arr), project_input(values)
+    project_arr, project_values = cotangent_projector(arr), cotangent_projector(values)
     n_arr = int(np.size(arr))
     n_values = int(np.size(values))
-    where = "np.insert pullback: output cotangent"
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.insert")
         if not differentiable(y):
             return NO, ZERO if differentiable(arr) else NO, NO, ZERO if differentiable(values) else NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, project_arr(zero), NO, project_values(zero), NO
+        dy = np.asarray(dy)
         positions = np.insert(index_grid(np.shape(arr)), obj, index_grid(np.shape(values), n_arr), axis)
         flat = scatter_add(positions, dy, n_arr + n_values, dy.dtype)
 
@@ -165,6 +175,15 @@ def insert_frule(tangents: tuple[Any, ...], arr: Any, obj: Any, values: Any, axi
     return y, output_tangent(np.insert(d_arr, obj, d_values, axis), y)
 
 
+@sample_inputs(np.insert)
+def _insert_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, [0, 2, 2], normal(rng, 3), label="flattened, repeated position"))
+    yield Sample(x, 1, 2.5, 1, label="a number broadcast along axis 1")
+    yield Sample(x, [1], normal(rng, 1, 3), fkwargs={"axis": 0}, label="a row, axis by keyword")
+    yield Sample(x, 0, np.arange(3), 0, label="integer values")
+
+
 # ---- np.trim_zeros --------------------------------------------------------------------------------------
 def _kept_box(filt: Any, y: Any, trim: str, axis: Any) -> tuple[slice, ...]:
     """The slices of ``filt`` that ``np.trim_zeros`` returns."""
@@ -195,12 +214,11 @@ def trim_zeros_rrule(filt: Any, trim: Any = "fb", axis: Any = None) -> tuple[Any
     """
     y = np.trim_zeros(filt, trim, axis)
     box = _kept_box(filt, y, trim, axis)
-    where = "np.trim_zeros pullback: output cotangent"
 
     def trim_zeros_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.trim_zeros")
         if not differentiable(filt):
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
 
@@ -226,3 +244,15 @@ def trim_zeros_frule(tangents: tuple[Any, ...], filt: Any, trim: Any = "fb", axi
     y = np.trim_zeros(filt, trim, axis)
     box = _kept_box(filt, y, trim, axis)
     return y, unary_pushforward(tangents[1], filt, y, lambda d: np.asarray(d)[box])
+
+
+@sample_inputs(np.trim_zeros)
+def _trim_zeros_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Trimming is decided by exact zeros: a perturbation of a trimmed zero changes the output's shape, so
+    # finite differences check the rules only where nothing moves in or out of the kept box (interior zeros
+    # stay). The trimming regime is checked along directions that keep the trimmed zeros at zero in
+    # tests/chainrules/rulesets/arrays/test_editing.py.
+    x = np.array([1.5, 0.0, -2.0, 0.5])
+    yield from with_dtypes(Sample(x, label="nothing trimmed, an interior zero"))
+    yield Sample(x, "b", label="trim by position")
+    yield Sample(normal(rng, 2, 3), fkwargs={"trim": "f", "axis": 1}, label="2-d, by keyword")

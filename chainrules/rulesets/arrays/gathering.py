@@ -25,34 +25,38 @@ read; ``unthunk`` builds the dense cotangent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import gathered_cotangent, gathered_tangent
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
-    SEQUENCE,
     ZERO,
     cast_like,
     cotangent_of_sequence,
     dense_tangent,
-    differentiable,
-    gathered_cotangent,
-    gathered_tangent,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reject_out,
-    require,
     tangent_array,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, Thunk, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, SEQUENCE, reject_out, require
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 ARRAYS = (list, tuple, np.ndarray)
@@ -161,6 +165,17 @@ def ndarray_take_frule(tangents: tuple[Any, ...], a: np.ndarray, indices: Any = 
     return take_frule(tangents, a, indices, axis, out, mode)
 
 
+@sample_inputs(np.take, np.ndarray.take)
+def _take_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, [0, 5, 5, -1], label="flat indices, repeated and negative"))
+    yield Sample(x, np.array([[2, 0], [2, 2]]), 1, label="a 2-d index array along axis 1")
+    yield Sample(x, [4, -5], 0, None, "wrap", label="mode wrap, positional")
+    yield Sample(x, fkwargs={"indices": [7, -1], "axis": 1, "mode": "clip"}, label="mode clip, by keyword")
+    yield Sample(x, 2, label="a scalar index: 0-d output")
+    yield Sample(x, np.array([], dtype=np.intp), 0, label="no index: empty output")
+
+
 # ---- np.take_along_axis ---------------------------------------------------------------------------------
 def _along_axis_index(shape: tuple[int, ...], indices: np.ndarray, axis: int) -> tuple[Any, ...]:
     """The full fancy index at which ``np.take_along_axis(x, indices, axis)`` reads ``x``."""
@@ -229,6 +244,14 @@ def take_along_axis_frule(tangents: tuple[Any, ...], arr: Any, indices: Any = RE
     require("take_along_axis", indices=indices)
     y = np.take_along_axis(arr, indices, axis)
     return y, gathered_tangent(tangents[1], arr, y, lambda da: np.take_along_axis(da, indices, axis))
+
+
+@sample_inputs(np.take_along_axis)
+def _take_along_axis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, np.array([[0, 0], [3, 1], [2, 2]]), 1, label="along the last axis, repeats"))
+    yield Sample(x, np.array([[2, 0, 0, 1]]), 0, label="along the first axis")
+    yield Sample(x, fkwargs={"indices": np.array([11, 0, 11]), "axis": None}, label="flattened, by keyword")
 
 
 # ---- np.compress, ndarray.compress, np.extract ------------------------------------------------------------
@@ -314,6 +337,20 @@ def ndarray_compress_frule(tangents: tuple[Any, ...], a: np.ndarray, condition: 
     return compress_frule((NO, NO, tangents[1]), condition, a, axis, out)
 
 
+@sample_inputs(np.compress)
+def _compress_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 2)
+    yield from with_dtypes(Sample([True, False, True], x, 0, label="rows"))
+    yield Sample(np.array([False, True]), x, fkwargs={"axis": 1}, label="columns, by keyword")
+    yield Sample([True, True, False], x, label="flattened, a short condition")
+
+
+@sample_inputs(np.ndarray.compress)
+def _ndarray_compress_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 3, 2), [False, True, True], 0, label="rows")
+    yield Sample(normal(rng, 4, dtype=np.complex128), np.array([1, 0, 0, 1], dtype=bool), label="complex")
+
+
 @rrule.register(np.extract, ARRAY_LIKE, ARRAY_LIKE)
 def extract_rrule(condition: Any, arr: Any) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.extract``: the cotangent put back where ``condition`` is true.
@@ -349,6 +386,13 @@ def extract_frule(tangents: tuple[Any, ...], condition: Any, arr: Any) -> tuple[
     """
     y = np.extract(condition, arr)
     return y, gathered_tangent(tangents[2], arr, y, lambda da: np.extract(condition, da))
+
+
+@sample_inputs(np.extract)
+def _extract_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x > 0, x, label="a mask"))
+    yield Sample(np.array([[1, 0, 2], [0, 0, 3]]), x, label="nonzero integers as the condition")
 
 
 # ---- np.diagonal, ndarray.diagonal ---------------------------------------------------------------------
@@ -438,6 +482,15 @@ def ndarray_diagonal_frule(tangents: tuple[Any, ...], a: np.ndarray, offset: Any
     return diagonal_frule(tangents, a, offset, axis1, axis2)
 
 
+@sample_inputs(np.diagonal, np.ndarray.diagonal)
+def _diagonal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, label="main diagonal"))
+    yield Sample(x, -1, label="offset by position")
+    yield Sample(normal(rng, 2, 3, 3), fkwargs={"offset": 1, "axis1": 1, "axis2": 2}, label="stacked, by keyword")
+    yield Sample(x, 5, label="offset past the end: empty")
+
+
 # ---- np.choose, ndarray.choose -------------------------------------------------------------------------
 def _chosen(a: Any, n: int, mode: Any) -> np.ndarray:
     """Which choice each entry of ``a`` picks (``mode`` applied)."""
@@ -451,15 +504,15 @@ def _chosen(a: Any, n: int, mode: Any) -> np.ndarray:
 
 def _choose_cotangent(name: str, a: Any, choices: Any, y: Any, mode: Any) -> Callable[[Any], Any]:
     elements = list(choices)
-    project_choices = project_input(choices)
-    where = f"{name} pullback: output cotangent"
+    project_choices = cotangent_projector(choices)
 
     def choose_cotangent(dy: Any) -> Any:
+        dy = read_cotangent(dy, y, name)
         if not differentiable(choices):
             return NO
-        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
-            return zero_result(dy)
+            return project_choices(zero_result(dy))
+        dy = np.asarray(dy)
         picked = _chosen(a, len(elements), mode)
 
         def cotangent_of_choice(k: int, choice: Any) -> Any:
@@ -558,6 +611,21 @@ def ndarray_choose_frule(tangents: tuple[Any, ...], a: np.ndarray, choices: Any,
     return y, _choose_tangent(tangents[2], a, choices, y, mode)
 
 
+@sample_inputs(np.choose)
+def _choose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    choices = [normal(rng, 2, 3), normal(rng, 3), normal(rng, 2, 1)]
+    yield from with_dtypes(Sample(np.array([[0, 1, 2], [2, 1, 1]]), choices, label="three broadcast choices"))
+    yield Sample([3, -1, 1], (normal(rng, 3), normal(rng, 3)), None, "wrap", label="mode wrap, a tuple")
+    yield Sample(np.array([5, 0]), normal(rng, 2, 2), fkwargs={"mode": "clip"}, label="an ndarray of choices, clip")
+
+
+@sample_inputs(np.ndarray.choose)
+def _ndarray_choose_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(np.array([1, 0, 1]), [normal(rng, 3), normal(rng, 3)], label="two choices")
+    yield Sample(np.array([2, 0]), (normal(rng, 2), 1.5, normal(rng, 2)), fkwargs={"mode": "raise"},
+                 label="a number among the choices")
+
+
 # ---- np.select --------------------------------------------------------------------------------------
 def _selection_masks(condlist: Any, shape: tuple[int, ...]) -> tuple[list[np.ndarray], np.ndarray]:
     """For each choice, where it is selected (the first true condition); and where none is."""
@@ -584,15 +652,15 @@ def select_rrule(condlist: Any, choicelist: Any, default: Any = 0) -> tuple[Any,
     [Tangent(list, array([2., 0.])), 3.0]
     """
     y = np.select(condlist, choicelist, default)
-    project_choices, project_default = project_input(choicelist), project_input(default)
+    project_choices, project_default = cotangent_projector(choicelist), cotangent_projector(default)
     shape = np.shape(y)
-    where = "np.select pullback: output cotangent"
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, where)
+        dy = read_cotangent(dy, y, "np.select")
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, NO, project_choices(zero), project_default(zero)
+        dy = np.asarray(dy)
         masks, rest = _selection_masks(condlist, shape)
         zero = np.zeros((), dy.dtype)
 
@@ -639,6 +707,17 @@ def select_frule(tangents: tuple[Any, ...], condlist: Any, choicelist: Any, defa
     return y, output_tangent(value, y)
 
 
+@sample_inputs(np.select)
+def _select_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    conditions = [x > 0.5, x < 0]
+    choices = [normal(rng, 2, 3), normal(rng, 3)]
+    yield from with_dtypes(Sample(conditions, choices, 1.5, label="overlapping conditions, a default"))
+    yield Sample([x > 0], [normal(rng, 2, 3)], label="default 0")
+    yield Sample(conditions, [normal(rng, 2, 3), normal(rng, 2, 3)], fkwargs={"default": 2.0},
+                 label="default by keyword (not differentiated)")
+
+
 # ---- np.bincount ---------------------------------------------------------------------------------------
 @rrule.register(np.bincount, ARRAY_LIKE)
 def bincount_rrule(x: Any, weights: Any = None, minlength: Any = 0) -> tuple[Any, Pullback]:
@@ -658,13 +737,13 @@ def bincount_rrule(x: Any, weights: Any = None, minlength: Any = 0) -> tuple[Any
     """
     y = np.bincount(x, weights, minlength)
     bins = np.asarray(x, dtype=np.intp)
-    project_weights = project_input(weights)
+    project_weights = cotangent_projector(weights)
     live = weights is not None and differentiable(weights)
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.bincount")
         if not live:
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, "np.bincount pullback: output cotangent")
         if passes_through(dy):
             return NO, NO, zero_result(dy), NO
         return NO, NO, project_weights(cast_like(dy[bins], weights).reshape(np.shape(weights))), NO
@@ -690,6 +769,15 @@ def bincount_frule(tangents: tuple[Any, ...], x: Any, weights: Any = None, minle
     if d is None or isinstance(d, NotImplementedTangent):
         return y, output_tangent(d, y)
     return y, output_tangent(np.bincount(x, d, minlength), y)
+
+
+@sample_inputs(np.bincount)
+def _bincount_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    bins = np.array([0, 3, 3, 1, 0])
+    yield Sample(bins, normal(rng, 5), label="weighted")
+    yield Sample(bins, normal(rng, 5).astype(np.float32), 6, label="float32 weights, minlength")
+    yield Sample(bins, label="counts (integers)")
+    yield Sample(bins, fkwargs={"weights": normal(rng, 5), "minlength": 2}, label="weights by keyword")
 
 
 @rrule.register(np.linalg.diagonal, ARRAY_LIKE)
@@ -727,3 +815,9 @@ def linalg_diagonal_frule(tangents: tuple[Any, ...], x: Any, *, offset: Any = 0)
     """
     y = np.linalg.diagonal(x, offset=offset)
     return y, gathered_tangent(tangents[1], x, y, lambda d: np.linalg.diagonal(d, offset=offset).copy())
+
+
+@sample_inputs(np.linalg.diagonal)
+def _linalg_diagonal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3, 3), label="a stack of matrices"))
+    yield Sample(normal(rng, 3, 4), fkwargs={"offset": -1}, label="offset by keyword")

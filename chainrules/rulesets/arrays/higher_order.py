@@ -44,19 +44,14 @@ eagerly (there is no work to save by thunking one cotangent).
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, SupportsIndex
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    dense_tangent,
-    differentiable,
-    passes_through,
-    project_input,
-    read_cotangent,
-)
+from chainrules.rulesets.arrays._linear_maps import dense_tangent, read_nested_cotangent
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
 from chainrules_core import (
     AbstractZero,
     HasForwardsMode,
@@ -64,15 +59,22 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    RulesOnlyConfig,
+    Sample,
     Tangent,
     ZeroTangent,
     backing,
+    cotangent_projector,
+    differentiable,
     frule,
     frule_via_ad,
     not_implemented,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
     rrule_via_ad,
+    sample_inputs,
     unbroadcast,
     unthunk,
 )
@@ -123,7 +125,7 @@ class _Sum:
 
     def result(self, primal: Any) -> Any:
         """The sum, projected onto ``primal`` (``NoTangent()`` for an input without a tangent space)."""
-        project = project_input(primal) if _is_numeric(primal) else None
+        project = cotangent_projector(primal) if _is_numeric(primal) else None
         if self.total is None or isinstance(self.total, AbstractZero):
             if project is not None:
                 return project(ZeroTangent())
@@ -178,10 +180,10 @@ def _apply_along_axis_rrule(rule: ReverseRule, func1d: Any, axis: Any, arr: np.n
     rnd = first.ndim
     res_axes = tuple(range(len(outer), buff.ndim))
     y = np.moveaxis(buff, res_axes, tuple(range(ax, ax + rnd)))
-    project_arr = project_input(arr)
+    project_arr = cotangent_projector(arr)
 
     def apply_along_axis_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.apply_along_axis pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.apply_along_axis")
         if passes_through(dy):
             zero = dy if isinstance(dy, NotImplementedTangent) else ZeroTangent()
             return (NoTangent(), NoTangent(), NoTangent(), project_arr(zero),
@@ -327,6 +329,18 @@ def apply_along_axis_frule(tangents: Any, func1d: Any, axis: SupportsIndex, arr:
     return _apply_along_axis_frule(frule, tangents, func1d, axis, arr, args, kwargs)
 
 
+# The samples pass functions that have chainrules rules: without a config the rules use them directly, and
+# with RulesOnlyConfig() the rules registered for an AD (rrule_via_ad / frule_via_ad) are checked.
+@sample_inputs(np.apply_along_axis)
+def _apply_along_axis_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(np.sum, 0, x, label="a scalar per slice"))
+    yield Sample(np.cumsum, 1, x, config=RulesOnlyConfig(), label="a vector per slice, through a config")
+    yield Sample(np.sort, -1, normal(rng, 2, 3, 2), label="a 3-d array")
+    yield Sample(np.multiply, 0, x, 2.5, label="an extra argument (summed over the slices)")
+    yield Sample(np.multiply, 1, x, 2.5, config=RulesOnlyConfig(), label="an extra argument, through a config")
+
+
 # ---- apply_over_axes -------------------------------------------------------------------------------------------
 def _axes_tuple(axes: Any) -> tuple[int, ...]:
     return (axes,) if np.array(axes).ndim == 0 else tuple(axes)
@@ -353,10 +367,10 @@ def _apply_over_axes_rrule(rule: ReverseRule, func: Any, a: np.ndarray, axes: An
                 raise ValueError(_SHAPE_ERROR)
         steps.append((pullback, shape))
         val = res
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
 
     def apply_over_axes_pullback(dy: Any) -> tuple[Any, ...]:
-        dval = read_cotangent(dy, val, "np.apply_over_axes pullback: output cotangent")
+        dval = read_cotangent(dy, val, "np.apply_over_axes")
         func_acc = _Sum()
         for pullback, shape in reversed(steps):
             if passes_through(dval):
@@ -466,6 +480,14 @@ def apply_over_axes_frule(tangents: Any, func: Any, a: np.ndarray, axes: Any) ->
     return _apply_over_axes_frule(frule, tangents, func, a, axes)
 
 
+@sample_inputs(np.apply_over_axes)
+def _apply_over_axes_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3, 2)
+    yield from with_dtypes(Sample(np.sum, x, [0, 2], label="two axes"))
+    yield Sample(np.mean, x, 1, config=RulesOnlyConfig(), label="one axis, through a config")
+    yield Sample(np.cumsum, x, (-1,), label="a function keeping the axis")
+
+
 # ---- piecewise ----------------------------------------------------------------------------------------------
 def _piecewise_conditions(x: np.ndarray, condlist: Any, n_funcs: int) -> np.ndarray:
     """NumPy's normalisation of ``condlist``: a boolean array, one row per function."""
@@ -509,14 +531,14 @@ def _piecewise_rrule(rule: ReverseRule, x: np.ndarray, condlist: Any, funclist: 
         y[cond] = res
         owner[cond] = k
         calls.append((pullback, np.shape(res)))
-    project_x = project_input(x)
+    project_x = cotangent_projector(x)
 
     def piecewise_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.piecewise pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.piecewise")
         if passes_through(dy):
             if isinstance(dy, NotImplementedTangent):
                 return NoTangent(), dy, NoTangent(), dy, *(dy for _ in args)
-            constants = [NoTangent() if callable(f) else project_input(f)(ZeroTangent()) for f in funclist]
+            constants = [NoTangent() if callable(f) else cotangent_projector(f)(ZeroTangent()) for f in funclist]
             return (NoTangent(), project_x(ZeroTangent()), NoTangent(), _funclist_cotangent(funclist, constants),
                     *(_Sum().result(a) for a in args))
         dx: Any = None
@@ -525,7 +547,7 @@ def _piecewise_rrule(rule: ReverseRule, x: np.ndarray, condlist: Any, funclist: 
         for k, (cond, func, call) in enumerate(zip(conds, funclist, calls)):
             mine = np.where(owner[cond] == k, dy[cond], 0)
             if not callable(func):
-                parts.append(project_input(func)(unbroadcast(mine, np.shape(func))))
+                parts.append(cotangent_projector(func)(unbroadcast(mine, np.shape(func))))
                 continue
             if call is None:
                 parts.append(NoTangent())
@@ -667,6 +689,16 @@ def piecewise_frule(tangents: Any, x: np.ndarray, condlist: Any, funclist: Any, 
     return _piecewise_frule(frule, tangents, x, condlist, funclist, args, kw)
 
 
+@sample_inputs(np.piecewise)
+def _piecewise_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = np.array([-1.5, -0.5, 0.25, 1.0, 2.0])
+    pieces = [x < 0, x > 1.5]
+    yield from with_dtypes(Sample(x, pieces, [np.negative, np.square], label="two functions, the rest 0"))
+    yield Sample(x, pieces, [np.sin, 0.5, np.exp], label="a constant piece, an otherwise function")
+    yield Sample(x, pieces, [np.multiply, np.add], 2.5, config=RulesOnlyConfig(), label="an extra argument, config")
+    yield Sample(x, [x > 5], [np.sin], label="a condition that selects nothing")
+
+
 # ---- fromfunction --------------------------------------------------------------------------------------------
 def _holds_values(value: Any) -> bool:
     if isinstance(value, (bool, np.bool_, int, np.integer, str, bytes, type(None))):
@@ -730,13 +762,14 @@ def _fromfunction_rrule(rule: ReverseRule | None, function: Any, shape: Any, dty
         dfunction = NoTangent() if carries_no_values(function) else not_implemented(_CAPTURED)
 
         def fromfunction_constant_pullback(dy: Any) -> tuple[Any, ...]:
+            read_nested_cotangent(dy, y, "np.fromfunction")
             return NoTangent(), dfunction, NoTangent()
 
         return y, fromfunction_constant_pullback
     y, pullback = out
 
     def fromfunction_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_nested_cotangent(dy, y, "np.fromfunction")
         if isinstance(dy, AbstractZero):
             return NoTangent(), NoTangent() if carries_no_values(function) else ZeroTangent(), NoTangent()
         acc = _Sum()
@@ -833,3 +866,12 @@ def fromfunction_frule(tangents: Any, function: Any, shape: Any, *, dtype: Any =
     """
     reject_keywords(np.fromfunction, {"like": like}, ("like",))
     return _fromfunction_frule(frule, tangents, function, shape, dtype, kwargs)
+
+
+@sample_inputs(np.fromfunction)
+def _fromfunction_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # The output depends on no differentiable argument of np.fromfunction: these samples check that the rules
+    # say so (NoTangent for functions carrying no values) with the function's own rules and through a config.
+    yield Sample(np.add, (2, 3), label="a ufunc with rules")
+    yield Sample(np.hypot, (2, 2), config=RulesOnlyConfig(), label="through a config")
+    yield Sample(np.multiply, (3, 2), fkwargs={"dtype": np.float32}, label="dtype by keyword")

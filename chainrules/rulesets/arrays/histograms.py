@@ -40,45 +40,90 @@ away from bin edges, where the functions are smooth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import differentiable, project_input
+from chainrules.rulesets.arrays._linear_maps import read_nested_cotangent
 from chainrules_core import (
     AbstractZero,
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
     backing,
-    check_cotangent_shape,
+    cotangent_projector,
+    differentiable,
     frule,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
 
-# ---- reading (co)tangents of nested outputs and arguments -------------------------------------------------
-def _parts(dy: Any, n: int, where: str) -> list[Any]:
-    """The ``n`` parts of a (co)tangent of a tuple or list, unthunked, ``None`` for zeros.
+# ---- reading cotangents of the tuple outputs, and tangents of sequence arguments ------------------------
+def _read_parts(dy: Any, ys: Any, name: str) -> list[Any] | NotImplementedTangent:
+    """The cotangent of a tuple output read part by part (nested lists too), ``None`` for a zero part.
+
+    Every leaf is read by :func:`chainrules_core.read_cotangent` (its policy, its errors
+    naming ``name``); a ``NotImplementedTangent`` anywhere is returned for the whole output.
 
     Examples
     --------
-    >>> _parts(Tangent(tuple, ZeroTangent(), 2.0), 2, "f pullback")
+    >>> _read_parts(Tangent(tuple, ZeroTangent(), 2.0), (np.ones(2), 1.0), "f")
+    [None, array(2.)]
+    """
+    read = read_nested_cotangent(dy, ys, name)
+    if isinstance(read, NotImplementedTangent):
+        return read
+    if isinstance(read, AbstractZero):
+        return [None] * len(ys)
+    missing = _first_not_implemented(read)
+    if missing is not None:
+        return missing
+    return [_none_for_zeros(part) for part in read]
+
+
+def _first_not_implemented(x: Any) -> NotImplementedTangent | None:
+    if isinstance(x, NotImplementedTangent):
+        return x
+    if isinstance(x, list):
+        for part in x:
+            found = _first_not_implemented(part)
+            if found is not None:
+                return found
+    return None
+
+
+def _none_for_zeros(part: Any) -> Any:
+    if isinstance(part, AbstractZero):
+        return None
+    if isinstance(part, list):
+        return [_none_for_zeros(p) for p in part]
+    return np.asarray(part)
+
+
+def _parts(dx: Any, n: int, where: str) -> list[Any]:
+    """The ``n`` parts of the *tangent* of a sequence argument (``bins``, ``range``), ``None`` for zeros.
+
+    Examples
+    --------
+    >>> _parts(Tangent(tuple, ZeroTangent(), 2.0), 2, "range tangent")
     [None, 2.0]
     """
-    dy = unthunk(dy)
-    if dy is None or isinstance(dy, AbstractZero):
+    dx = unthunk(dx)
+    if dx is None or isinstance(dx, AbstractZero):
         return [None] * n
-    stored = backing(dy) if isinstance(dy, Tangent) else dy
+    stored = backing(dx) if isinstance(dx, Tangent) else dx
     if isinstance(stored, np.ndarray) and stored.ndim >= 1:
         stored = list(stored)
     if not isinstance(stored, (tuple, list)):
-        raise TypeError(f"{where}: expected {n} parts (a tuple, a list or a Tangent of one), got {type(dy).__name__}")
+        raise TypeError(f"{where}: expected {n} parts (a tuple, a list or a Tangent of one), got {type(dx).__name__}")
     if len(stored) != n:
         raise ValueError(f"{where}: got {len(stored)} parts, expected {n}")
     out = []
@@ -86,15 +131,6 @@ def _parts(dy: Any, n: int, where: str) -> list[Any]:
         part = unthunk(part)
         out.append(None if part is None or isinstance(part, AbstractZero) else part)
     return out
-
-
-def _array_part(part: Any, shape: tuple[int, ...], where: str) -> Any:
-    if part is None or isinstance(part, NotImplementedTangent):
-        return part
-    if isinstance(part, Tangent):
-        raise TypeError(f"{where} is a structural Tangent, expected an array of shape {shape}")
-    check_cotangent_shape(part, shape, where)
-    return np.asarray(part).reshape(shape)
 
 
 def _lazy(project: Any, compute: Any) -> Any:
@@ -268,14 +304,14 @@ def _real_values(column: np.ndarray) -> bool:
 def _range_cotangent(range_: Any, pair: Any) -> Any:
     if range_ is None:
         return NoTangent()
-    project = project_input(range_)
+    project = cotangent_projector(range_)
     return project([0.0, 0.0] if pair is None else list(pair))
 
 
 def _bins_cotangent(bins: Any, e_bar: Any) -> Any:
     if np.ndim(bins) != 1 or isinstance(bins, str):
         return NoTangent()
-    project = project_input(bins)
+    project = cotangent_projector(bins)
     if e_bar is None:
         return project(ZeroTangent()) if isinstance(bins, np.ndarray) else project([0.0] * len(bins))
     return project(e_bar if isinstance(bins, np.ndarray) else list(e_bar))
@@ -302,15 +338,15 @@ def histogram_rrule(a: np.ndarray, bins: Any = 10, range: Any = None, density: A
     flat = np.ravel(a)
     axis = _Axis(flat, bins, range, edges)
     counts = _Histogram([axis], weights, density)
-    project_a, project_w = project_input(a), project_input(weights) if weights is not None else None
+    project_a, project_w = cotangent_projector(a), cotangent_projector(weights) if weights is not None else None
     y = (hist, edges)
 
     def histogram_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, de = _parts(dy, 2, "np.histogram pullback")
-        if not differentiable(hist):  # integer counts
-            dh = None
-        dh = _array_part(dh, hist.shape, "np.histogram pullback: cotangent of hist")
-        de = _array_part(de, edges.shape, "np.histogram pullback: cotangent of bin_edges")
+        parts = _read_parts(dy, y, "np.histogram")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), project_a(parts), NoTangent() if np.ndim(bins) != 1 else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, de = parts
         n_bar, widths_bar = counts.backward(dh)
         e_total = _widths_to_edges(de, widths_bar[0], edges.shape[0])
         column_bar, bins_bar, pair = (None, None, None) if e_total is None else axis.edges_cotangent(e_total)
@@ -359,6 +395,29 @@ def histogram_frule(tangents: Any, a: np.ndarray, bins: Any = 10, range: Any = N
     return (hist, edges), Tangent(tuple, *parts)
 
 
+# Histograms are smooth only away from bin edges: the samples sit at least 0.1 from every edge (fixed or
+# data-dependent), and the finite differences take steps of at most 1e-2. With 3 bins over (min, max) =
+# (0, 3) the edges are 0, 1, 2, 3; with 4 bins over (-0.3, 3.3) they are -0.3, 0.6, 1.5, 2.4, 3.3.
+_DATA = np.array([0.0, 0.4, 1.3, 1.6, 2.5, 3.0])
+_WEIGHTS = np.array([0.5, 1.0, 2.0, 1.5, 0.7, 1.2])
+_DATA_2 = np.array([2.75, 2.3, 1.49, 1.22, 0.41, 0.05])  # its 3 edges: 0.05, 0.95, 1.85, 2.75
+_EDGES = np.array([-0.5, 0.9, 2.0, 3.5])
+_RANGE = (-0.3, 3.3)
+
+
+@sample_inputs(np.histogram)
+def _histogram_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, 3, **smooth, label="data-dependent edges")
+    yield Sample(_DATA.astype(np.float32), 4, _RANGE, True, **smooth, label="range, density (float32)")
+    yield Sample(_DATA, _EDGES, None, True, _WEIGHTS, **smooth, label="array edges, density, weights")
+    yield Sample(_DATA, 3, None, False, _WEIGHTS + 0.5j, **smooth, label="complex weights")
+    yield Sample(_DATA, "auto", **smooth, label="an estimator's bins")
+    yield Sample(_DATA, fkwargs={"bins": 3, "weights": _WEIGHTS}, **smooth, label="keywords (not differentiated)")
+
+
 @rrule.register(np.histogram_bin_edges, np.ndarray)
 def histogram_bin_edges_rrule(a: np.ndarray, bins: Any = 10, range: Any = None,
                               weights: Any = None) -> Any:
@@ -375,14 +434,14 @@ def histogram_bin_edges_rrule(a: np.ndarray, bins: Any = 10, range: Any = None,
         return None
     edges = np.histogram_bin_edges(a, bins, range, weights)
     axis = _Axis(np.ravel(a), bins, range, edges)
-    project_a, project_w = project_input(a), project_input(weights) if weights is not None else None
+    project_a, project_w = cotangent_projector(a), cotangent_projector(weights) if weights is not None else None
 
     def histogram_bin_edges_pullback(de: Any) -> tuple[Any, ...]:
-        de = unthunk(de)
+        de = read_cotangent(de, edges, "np.histogram_bin_edges")
         if isinstance(de, NotImplementedTangent):
-            return NoTangent(), de, de, de, de
-        de = None if isinstance(de, AbstractZero) else _array_part(
-            de, edges.shape, "np.histogram_bin_edges pullback: output cotangent")
+            return (NoTangent(), project_a(de), NoTangent() if np.ndim(bins) != 1 else de,
+                    NoTangent() if range is None else de, NoTangent() if project_w is None else de)
+        de = None if isinstance(de, AbstractZero) else np.asarray(de)
         column_bar, bins_bar, pair = (None, None, None) if de is None else axis.edges_cotangent(de)
         da = project_a(ZeroTangent() if column_bar is None else column_bar.reshape(a.shape))
         dw = NoTangent() if project_w is None else project_w(ZeroTangent())
@@ -411,6 +470,18 @@ def histogram_bin_edges_frule(tangents: Any, a: np.ndarray, bins: Any = 10, rang
     axis = _Axis(np.ravel(a), bins, range, edges)
     de = axis.edges_tangent(None if da is None else np.ravel(da), dbins, drange)
     return edges, ZeroTangent() if de is None else ProjectTo(edges)(de)
+
+
+@sample_inputs(np.histogram_bin_edges)
+def _histogram_bin_edges_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, 3, **smooth, label="data-dependent")
+    yield Sample(_DATA.astype(np.float32), 4, _RANGE, **smooth, label="range (float32)")
+    yield Sample(_DATA, _EDGES, **smooth, label="array edges")
+    yield Sample(_DATA, "sturges", **smooth, label="an estimator's bins")
+    yield Sample(_DATA, 3, None, _WEIGHTS, **smooth, label="weights (ignored by NumPy)")
 
 
 # ---- np.histogramdd and np.histogram2d ----------------------------------------------------------------------
@@ -480,8 +551,8 @@ def _dd_bins_cotangent(bins: Any, bins_bar: list[Any], edges: Sequence[np.ndarra
         return NoTangent()
     parts = [np.zeros(e.shape) if b is None else b for b, e in zip(bins_bar, edges)]
     if isinstance(bins, np.ndarray):
-        return project_input(bins)(np.stack(parts) if bins.ndim == 2 else ZeroTangent())
-    project = project_input(bins)
+        return cotangent_projector(bins)(np.stack(parts) if bins.ndim == 2 else ZeroTangent())
+    project = cotangent_projector(bins)
     return project([0.0 if _scalar(b) else p for p, b in zip(parts, bins)])
 
 
@@ -516,15 +587,17 @@ def histogramdd_rrule(sample: Any, bins: Any = 10, range: Any = None, density: A
         return None
     hist, edges = np.histogramdd(sample, bins, range, density, weights)
     state = _HistogramDD(matrix, bins, range, density, weights, edges)
-    project_sample, project_w = project_input(sample), project_input(weights) if weights is not None else None
+    project_sample = cotangent_projector(sample)
+    project_w = cotangent_projector(weights) if weights is not None else None
     d = matrix.shape[1]
 
     def histogramdd_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, dedges = _parts(dy, 2, "np.histogramdd pullback")
-        dh = _array_part(dh, hist.shape, "np.histogramdd pullback: cotangent of hist")
-        dedges_parts = _parts(dedges, d, "np.histogramdd pullback: cotangent of edges")
-        dedges_parts = [_array_part(p, e.shape, f"np.histogramdd pullback: cotangent of edges[{i}]")
-                        for i, (p, e) in enumerate(zip(dedges_parts, edges))]
+        parts = _read_parts(dy, (hist, list(edges)), "np.histogramdd")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), parts, NoTangent() if _scalar(bins) else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, dedges = parts
+        dedges_parts = [None] * d if dedges is None else dedges
         matrix_bar, bins_bar, pairs, n_bar = state.backward(dh, dedges_parts)
         if matrix_bar is None:
             ds = project_sample(ZeroTangent()) if isinstance(sample, np.ndarray) else project_sample(
@@ -587,6 +660,18 @@ def histogramdd_frule(tangents: Any, sample: Any, bins: Any = 10, range: Any = N
     return (hist, edges), Tangent(tuple, hist_part, edges_tangent)
 
 
+@sample_inputs(np.histogramdd)
+def _histogramdd_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    sample = np.stack([_DATA, _DATA_2], axis=-1)
+    yield Sample(sample, 3, **smooth, label="data-dependent edges")
+    yield Sample(sample, [3, 2], [_RANGE, (0.0, 3.0)], True, _WEIGHTS, **smooth, label="ranges, density, weights")
+    yield Sample([_DATA, _DATA_2], [_EDGES, 3], None, True, **smooth, label="coordinate arrays, mixed bins")
+    yield Sample(_DATA.astype(np.float32), 3, None, True, **smooth, label="one dimension (float32)")
+
+
 def _bins_2d(bins: Any) -> Any:
     """``histogram2d``'s ``bins`` as ``histogramdd`` gets it (one array: the same edges for both)."""
     try:
@@ -619,20 +704,21 @@ def histogram2d_rrule(x: np.ndarray, y: np.ndarray, bins: Any = 10, range: Any =
     matrix = np.stack([np.ravel(x), np.ravel(y)], axis=-1)
     dd_bins = _bins_2d(bins)
     state = _HistogramDD(matrix, dd_bins, range, density, weights, edges)
-    project_x, project_y = project_input(x), project_input(y)
-    project_w = project_input(weights) if weights is not None else None
+    project_x, project_y = cotangent_projector(x), cotangent_projector(y)
+    project_w = cotangent_projector(weights) if weights is not None else None
 
     def histogram2d_pullback(dy: Any) -> tuple[Any, ...]:
-        dh, dxe, dye = _parts(dy, 3, "np.histogram2d pullback")
-        dh = _array_part(dh, h.shape, "np.histogram2d pullback: cotangent of H")
-        dxe = _array_part(dxe, xedges.shape, "np.histogram2d pullback: cotangent of xedges")
-        dye = _array_part(dye, yedges.shape, "np.histogram2d pullback: cotangent of yedges")
+        parts = _read_parts(dy, (h, xedges, yedges), "np.histogram2d")
+        if isinstance(parts, NotImplementedTangent):
+            return (NoTangent(), parts, parts, NoTangent() if _scalar(bins) else parts,
+                    NoTangent() if range is None else parts, NoTangent(), NoTangent() if project_w is None else parts)
+        dh, dxe, dye = parts
         matrix_bar, bins_bar, pairs, n_bar = state.backward(dh, [dxe, dye])
         dx = project_x(ZeroTangent() if matrix_bar is None else matrix_bar[:, 0].reshape(x.shape))
         dyy = project_y(ZeroTangent() if matrix_bar is None else matrix_bar[:, 1].reshape(y.shape))
         if dd_bins is not bins:  # one array of edges for both dimensions
             parts = [np.zeros(e.shape) if b is None else b for b, e in zip(bins_bar, edges)]
-            dbins: Any = project_input(bins)(parts[0] + parts[1])
+            dbins: Any = cotangent_projector(bins)(parts[0] + parts[1])
         else:
             dbins = _dd_bins_cotangent(bins, bins_bar, edges)
         if project_w is None:
@@ -680,3 +766,16 @@ def histogram2d_frule(tangents: Any, x: np.ndarray, y: np.ndarray, bins: Any = 1
     if all(isinstance(p, AbstractZero) for p in parts):
         return (h, xedges, yedges), ZeroTangent()
     return (h, xedges, yedges), Tangent(tuple, *parts)
+
+
+@sample_inputs(np.histogram2d)
+def _histogram2d_samples() -> Iterator[Sample]:
+    from chainrules.testing import central_fdm
+
+    smooth: dict[str, Any] = {"fdm": central_fdm(5, 1, max_range=1e-2)}
+    yield Sample(_DATA, _DATA_2, 3, **smooth, label="data-dependent edges")
+    yield Sample(_DATA, _DATA_2, [3, 2], [_RANGE, (0.0, 3.0)], True, _WEIGHTS, **smooth,
+                 label="ranges, density, weights")
+    yield Sample(_DATA, _DATA_2, _EDGES, **smooth, label="one array of edges for both")
+    yield Sample(_DATA.astype(np.float32), _DATA_2.astype(np.float32), fkwargs={"bins": 3, "density": True},
+                 **smooth, label="keywords (float32)")

@@ -28,31 +28,36 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
     any_not_implemented,
     cotangent_of_sequence,
     dense_tangent,
-    differentiable,
-    index_grid,
     input_cotangent,
     output_tangent,
     own,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reject_out,
     tangent_array,
     zero_result,
 )
-from chainrules_core import frule, rrule, unthunk
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, reject_out
+from chainrules_core import (
+    Sample,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 ARRAYS = (list, tuple, np.ndarray)
@@ -78,7 +83,7 @@ def _joined_cotangent(name: str, arrays: Any, y: Any, axis: int, promoted: Seque
     ``promoted`` holds the shape each element had when joined (after ``atleast_*d`` or
     ``ravel``); the piece of the cotangent for each element is reshaped to its own shape.
     """
-    project_arrays = project_input(arrays)
+    project_arrays = cotangent_projector(arrays)
     shapes = [np.shape(e) for e in _elements(arrays)]
     pieces = _pieces(axis, [s[axis] for s in promoted])
 
@@ -153,6 +158,15 @@ def concatenate_frule(tangents: tuple[Any, ...], arrays: Any, axis: Any = 0, out
     return y, _join_tangents(lambda t: np.concatenate(t, axis), tangents[1], arrays, y)
 
 
+@sample_inputs(np.concatenate)
+def _concatenate_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample([normal(rng, 2, 3), normal(rng, 1, 3)], label="a list of two"))
+    yield Sample((normal(rng, 2, 1), normal(rng, 2, 2)), 1, label="a tuple, axis by position")
+    yield Sample([normal(rng, 2, 2), normal(rng, 3)], fkwargs={"axis": None}, label="flattened, by keyword")
+    yield Sample(normal(rng, 2, 3), label="an ndarray (its rows)")
+    yield Sample([normal(rng, 2), np.arange(2), normal(rng, 0)], label="with integers and an empty array")
+
+
 # ---- np.stack ---------------------------------------------------------------------------------------
 @rrule.register(np.stack, ARRAYS)
 def stack_rrule(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
@@ -196,6 +210,13 @@ def stack_frule(tangents: tuple[Any, ...], arrays: Any, axis: Any = 0, out: Any 
     reject_out(np.stack, out)
     y = np.stack(arrays, axis, dtype=dtype, casting=casting)
     return y, _join_tangents(lambda t: np.stack(t, axis), tangents[1], arrays, y)
+
+
+@sample_inputs(np.stack)
+def _stack_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample([normal(rng, 2, 3), normal(rng, 2, 3)], label="a list of two"))
+    yield Sample((normal(rng, 2), normal(rng, 2), normal(rng, 2)), -1, label="a tuple, last axis")
+    yield Sample([1.5, 2.5], fkwargs={"axis": 0}, label="numbers, by keyword")
 
 
 # ---- np.hstack, np.vstack, np.row_stack, np.dstack, np.column_stack ---------------------------------------
@@ -272,6 +293,13 @@ def hstack_frule(tangents: tuple[Any, ...], tup: Any, *, dtype: Any = None,
     return _stacker_frule(np.hstack, tangents, tup, _dtype_kwargs(dtype, casting))
 
 
+@sample_inputs(np.hstack, np.vstack, np.dstack, np.column_stack)
+def _stacker_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample([normal(rng, 2, 2), normal(rng, 2, 2)], label="matrices"))
+    yield Sample((normal(rng, 3), normal(rng, 3)), label="vectors")
+    yield Sample([normal(rng, 2, 2, 1), normal(rng, 2, 2, 1)], label="3-d")
+
+
 @rrule.register(np.vstack, ARRAYS)
 def vstack_rrule(tup: Any, *, dtype: Any = None, casting: Any = "same_kind") -> tuple[Any, Pullback]:
     """Reverse rule of ``np.vstack``.
@@ -334,7 +362,7 @@ if _row_stack is not None:
         _, cotangent_tup = _stacker_rrule(np.vstack, tup, _dtype_kwargs(dtype, casting))
 
         def row_stack_pullback(dy: Any) -> tuple[Any, ...]:
-            return NO, cotangent_tup(dy)
+            return NO, cotangent_tup(read_cotangent(dy, y, "np.row_stack"))
 
         return y, row_stack_pullback
 
@@ -355,6 +383,11 @@ if _row_stack is not None:
         """
         y = _row_stack(tup, dtype=dtype, casting=casting)
         return y, _join_tangents(np.vstack, tangents[1], tup, y)
+
+
+    @sample_inputs(_row_stack)
+    def _row_stack_samples(rng: np.random.Generator) -> Iterator[Sample]:
+        yield Sample([normal(rng, 2), normal(rng, 2)], label="vectors")
 
 
 @rrule.register(np.dstack, ARRAYS)
@@ -465,7 +498,7 @@ def block_rrule(arrays: Any) -> tuple[Any, Pullback]:
     Tangent(list, Tangent(list, array([[1.]]), array([[2., 3.]])))
     """
     y = np.block(arrays)
-    project_arrays = project_input(arrays)
+    project_arrays = cotangent_projector(arrays)
 
     def read_blocks(dy: np.ndarray) -> Any:
         positions = np.block(_index_blocks(arrays, [0]))
@@ -496,6 +529,13 @@ def block_frule(tangents: tuple[Any, ...], arrays: Any) -> tuple[Any, Any]:
     return y, _join_tangents(np.block, tangents[1], arrays, y)
 
 
+@sample_inputs(np.block)
+def _block_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample([[normal(rng, 2, 2), normal(rng, 2, 1)], [normal(rng, 1, 3)]], label="2 x 2 blocks"))
+    yield Sample([normal(rng, 2), 1.5], label="a vector and a number")
+    yield Sample(normal(rng, 2, 2), label="one array")
+
+
 # ---- np.append --------------------------------------------------------------------------------------
 @rrule.register(np.append, ARRAY_LIKE, ARRAY_LIKE)
 def append_rrule(arr: Any, values: Any, axis: Any = None) -> tuple[Any, Pullback]:
@@ -516,10 +556,10 @@ def append_rrule(arr: Any, values: Any, axis: Any = None) -> tuple[Any, Pullback
     else:
         joined_axis, promoted = normalize_axis_index(axis, np.ndim(arr)), [np.shape(arr), np.shape(values)]
     cotangent_parts = _joined_cotangent("np.append", list(parts), y, joined_axis, promoted)
-    project_arr, project_values = project_input(arr), project_input(values)
+    project_arr, project_values = cotangent_projector(arr), cotangent_projector(values)
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.append pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.append")
         if passes_through(dy):
             zero = zero_result(dy)
             return NO, project_arr(zero), project_values(zero), NO
@@ -556,6 +596,13 @@ def append_frule(tangents: tuple[Any, ...], arr: Any, values: Any, axis: Any = N
     return y, output_tangent(np.append(d_arr, d_values, axis), y)
 
 
+@sample_inputs(np.append)
+def _append_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 2), normal(rng, 3), label="flattened"))
+    yield Sample(normal(rng, 2, 2), normal(rng, 1, 2), 0, label="a row, axis by position")
+    yield Sample(normal(rng, 2, 2), [[1.5], [2.5]], fkwargs={"axis": 1}, label="a nested list, axis by keyword")
+
+
 
 # ---- np.bmat ----------------------------------------------------------------------------------------
 @rrule.register(np.bmat, list)
@@ -580,10 +627,10 @@ def bmat_rrule(obj: Any, ldict: Any = None, gdict: Any = None) -> tuple[Any, Pul
     blocks = [[np.asarray(b) for b in row] for row in obj] if obj and isinstance(obj[0], list) else \
         [np.asarray(b) for b in obj]
     _, pullback = block_rrule(blocks)
-    project_obj = project_input(obj)
+    project_obj = cotangent_projector(obj)
 
     def bmat_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_cotangent(dy, y, "np.bmat")
         d = pullback(dy if passes_through(dy) else np.asarray(dy))[1]  # a matrix cotangent as an ndarray
         return NO, d if passes_through(d) else project_obj(d), NO, NO
 
@@ -607,3 +654,9 @@ def bmat_frule(tangents: tuple[Any, ...], obj: Any, ldict: Any = None, gdict: An
     """
     y = np.bmat(obj, ldict, gdict)
     return y, _join_tangents(lambda t: np.asarray(np.bmat(t)), tangents[1], obj, y)
+
+
+@sample_inputs(np.bmat)
+def _bmat_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample([[normal(rng, 1, 2), normal(rng, 1, 1)], [normal(rng, 2, 3)]], label="nested blocks")
+    yield Sample([normal(rng, 2, 1), normal(rng, 2, 2)], label="one row of blocks")

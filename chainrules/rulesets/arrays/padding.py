@@ -49,27 +49,26 @@ pad's width).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    cast_like,
+from chainrules.rulesets.arrays._linear_maps import NO, cast_like, output_tangent, tangent_array, zero_result
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    Sample,
+    cotangent_projector,
     differentiable,
-    output_tangent,
+    frule,
+    not_implemented,
     passes_through,
-    project_input,
     read_cotangent,
-    require,
-    tangent_array,
-    zero_result,
+    rrule,
+    sample_inputs,
 )
-from chainrules_core import frule, not_implemented, rrule
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -316,20 +315,21 @@ def pad_rrule(array: Any, pad_width: Any = REQUIRED, mode: Any = "constant", **k
     """
     require("pad", pad_width=pad_width)
     y = np.pad(array, pad_width, mode, **kwargs)
-    project_array = project_input(array)
+    project_array = cotangent_projector(array)
     if callable(mode):
         reason = "np.pad with a callable mode: the derivative of a user padding function"
 
         def pad_callable_pullback(dy: Any) -> tuple[Any, ...]:
+            read_cotangent(dy, y, "np.pad")
             return NO, not_implemented(reason) if differentiable(array) else NO, NO, NO
 
         return y, pad_callable_pullback
     plan = _PadPlan(array, pad_width, mode, kwargs) if differentiable(array) else None
 
     def pad_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "np.pad")
         if plan is None:
             return NO, NO, NO, NO
-        dy = read_cotangent(dy, y, "np.pad pullback: output cotangent")
         if passes_through(dy):
             return NO, zero_result(dy), NO, NO
         return NO, project_array(plan.adjoint(cast_like(dy, array))), NO, NO
@@ -361,3 +361,33 @@ def pad_frule(tangents: tuple[Any, ...], array: Any, pad_width: Any = REQUIRED, 
     plan = _PadPlan(array, pad_width, mode, kwargs)
     return y, output_tangent(plan.forward(cast_like(np.asarray(value), array)), y)
 
+
+def _user_padding(vector: np.ndarray, width: tuple[int, int], axis: int, kwargs: dict[str, Any]) -> None:
+    """A callable ``mode`` for the samples: pads with the edge values doubled (NumPy's callable protocol)."""
+    if width[0]:
+        vector[:width[0]] = 2 * vector[width[0]]
+    if width[1]:
+        vector[-width[1]:] = 2 * vector[-width[1] - 1]
+
+
+@sample_inputs(np.pad)
+def _pad_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Every mode but 'empty', whose padded entries are uninitialised memory (tests/.../test_padding.py compares
+    # it with 'constant' on the centre). Distinct values: the extrema and medians of the statistic modes are
+    # unique, where their derivative exists.
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, 1, label="constant (default mode)"))
+    yield Sample(x, (1, 2), "constant", fkwargs={"constant_values": 2.5}, label="constant, constant_values")
+    yield Sample(x, ((2, 0), (1, 3)), "edge", label="edge")
+    yield Sample(x, ((5, 1), (0, 6)), "wrap", label="wrap, longer than the axes")
+    yield Sample(x, 2, "reflect", label="reflect")
+    yield Sample(x, ((4, 1), (7, 2)), "reflect", fkwargs={"reflect_type": "odd"}, label="reflect odd, long")
+    yield Sample(x, ((1, 2), (3, 0)), "symmetric", label="symmetric")
+    yield Sample(x, 3, "symmetric", fkwargs={"reflect_type": "odd"}, label="symmetric odd")
+    yield Sample(x, {1: (2, 1)}, "linear_ramp", fkwargs={"end_values": (1.0, -2.0)}, label="linear_ramp, dict width")
+    yield Sample(x, 2, "mean", fkwargs={"stat_length": ((1, 2), (3, 1))}, label="mean, stat_length")
+    yield Sample(x, (1, 2), "maximum", label="maximum")
+    yield Sample(x.astype(np.float32), 1, "minimum", fkwargs={"stat_length": 2}, label="minimum (float32)")
+    yield Sample(x, ((2, 1), (0, 2)), "median", label="median")
+    yield Sample([1.0, 2.5, -1.0], fkwargs={"pad_width": 2, "mode": "wrap"}, label="a list, by keyword")
+    yield Sample(normal(rng, 2), 1, _user_padding, label="a callable mode (not implemented)")

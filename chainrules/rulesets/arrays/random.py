@@ -1,159 +1,384 @@
 """Rules of random sampling: ``np.random.*`` and the methods of ``np.random.Generator``.
 
 ``np.random.normal(...)`` is the method ``RandomState.normal`` of NumPy's global
-``RandomState``; the rules are registered on the methods of ``np.random.RandomState``
-and of ``np.random.Generator``, so ``rrule(np.random.normal, ...)``,
-``rrule(rs.normal, ...)`` and ``rrule(rng.normal, ...)`` all find them.
+``RandomState``; the rules are registered on the methods of ``np.random.RandomState`` and
+of ``np.random.Generator``, so ``rrule(np.random.normal, ...)``, ``rrule(rs.normal, ...)``
+and ``rrule(rng.normal, ...)`` all find them.
 
 What is differentiated: the pathwise derivative
 ------------------------------------------------
 A draw is a deterministic function of the generator's state and of the distribution's
 parameters. With the state held fixed, the rules differentiate the draw with respect to
-the parameters (the "reparameterisation" or pathwise derivative that PyTorch's
-``rsample`` and JAX's ``jax.random`` samplers give):
+the parameters: the *pathwise* (reparameterisation) derivative of Kingma & Welling (2014)
+and of PyTorch's ``rsample``. It is an unbiased estimator of the gradient of an expectation,
+``d/dθ E[f(y)] = E[f'(y) dy/dθ]``, when the draw is a continuous function of ``θ``, which
+is why it is given only where NumPy's algorithm is one (the sources are NumPy's
+``numpy/random/src/distributions/distributions.c`` and ``legacy/legacy-distributions.c``;
+``z``, ``u``, ``e`` are the standard normal, uniform and exponential numbers drawn):
 
-=====================================  =====================================================
-``normal(loc, scale)``, ``laplace``,   ``y = loc + scale * z``: ``dy/dloc = 1``,
-``gumbel``, ``logistic``               ``dy/dscale = z = (y - loc) / scale``
-``uniform(low, high)``                 ``y = low + (high - low) * u``: ``1 - u`` and ``u``
-``lognormal(mean, sigma)``             ``y = exp(mean + sigma * z)``: ``y`` and ``y * z``
-``exponential(scale)``, ``rayleigh``   ``y = scale * e``: ``y / scale``
-``gamma(shape, scale)``                ``y / scale`` for ``scale``; ``shape``: see below
-``choice(a, ...)``, ``permutation(x)`` a gather of ``a``/``x`` at the drawn positions
-=====================================  =====================================================
++---------------------------------------------+---------------------------------------------------------------------+
+| sampler (parameters)                        | draw, and its derivatives                                           |
++=============================================+=====================================================================+
+| ``normal``, ``laplace``, ``gumbel``,        | ``y = loc + scale z``: ``1`` and ``z``                              |
+| ``logistic`` (``loc``, ``scale``)           |                                                                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``uniform`` (``low``, ``high``)             | ``y = low + (high - low) u``: ``1 - u`` and ``u``                   |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``lognormal`` (``mean``, ``sigma``)         | ``y = exp(mean + sigma z)``: ``y`` and ``y z``                      |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``exponential``, ``rayleigh`` (``scale``)   | ``y = scale e``: ``e``                                              |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: see below   |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``pareto`` (``a``)                          | ``y = expm1(e / a)``: ``-(1 + y) log1p(y) / a``                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``weibull`` (``a``)                         | ``y = e ** (1 / a)``: ``-y log(y) / a``                             |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``power`` (``a``)                           | ``y = (1 - exp(-e)) ** (1 / a)``: ``-y log(y) / a``                 |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``triangular`` (``left``, ``mode``,         | the inverse CDF at ``u``: with ``A = mode - left``, ``B = right     |
+| ``right``)                                  | - left``, ``C = right - mode``, ``s = y - left``, ``t = right -     |
+|                                             | y``: ``1 - s (A + B) / (2AB)``, ``s / 2A``, ``s / 2B`` where        |
+|                                             | ``y <= mode``; ``t / 2B``, ``t / 2C``, ``1 - t (B + C) / (2BC)``    |
+|                                             | where ``y > mode``                                                  |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
+|                                             | sqrt(nonc)``; ``df``: see below                                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
+| ``nonc``)                                   | times ``c``                                                         |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``multivariate_normal`` (``mean``, ``cov``) | ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through    |
+|                                             | the factor ``F`` NumPy computes (see below)                         |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``choice`` (``a``), ``permutation`` (``x``) | a gather of ``a``/``x`` at the drawn positions                      |
++---------------------------------------------+---------------------------------------------------------------------+
 
-Distributions whose draws depend on a *shape* parameter (``gamma``'s shape, ``beta``,
-``chisquare``, ``standard_t``, ``dirichlet``, ``weibull``, ``vonmises``...) need implicit
-reparameterisation (the derivative of the inverse CDF); it is not written yet, so those
-cotangents are ``not_implemented(...)`` (never a silent zero). Draws from discrete
-distributions (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
-parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
-functions are declared non-differentiable, as are the state functions (``seed``,
-``get_state``...). ``shuffle`` works in place: its rule raises.
+The standard numbers (``z``, ``u``, ``e``, ``g``) are not recovered from ``y`` (``(y - loc) /
+scale`` is ``0/0`` at ``scale = 0`` and loses digits when ``|loc| >> scale``): the pullback
+draws them again from a copy of the generator in the state it had before the draw (NumPy
+consumes the same random bits whatever the location and scale). For ``nonc`` the draw is a
+quadratic in ``s = sqrt(nonc)`` with the random numbers held fixed (NumPy draws ``X`` and
+``z`` first, then adds ``sqrt(nonc)``), so two more draws at ``4 nonc`` and ``9 nonc`` give its
+derivative exactly: ``dy/dnonc = (4 y(4 nonc) - 3 y(nonc) - y(9 nonc)) / (4 nonc)``.
+
+``multivariate_normal``: NumPy draws ``z`` first and multiplies by a factor of ``cov``: the
+SVD's ``u sqrt(s)`` (``Generator``, ``method='svd'``, the default), ``vh.T sqrt(s)``
+(``RandomState``), ``u sqrt(|s|)`` of ``eigh`` (``method='eigh'``) or the Cholesky factor
+(``method='cholesky'``). The cotangent of ``cov`` goes through the rules of
+``np.linalg.svd``, ``eigh`` or ``cholesky`` of this library (the derivative of the factor
+NumPy uses, signs of the singular vectors as LAPACK returns them). Where two singular values
+(eigenvalues) of ``cov`` coincide, or one is zero, NumPy's factor -- so the draw -- is not a
+differentiable function of ``cov`` (``cov = I`` is such a point): the cotangent of ``cov`` is
+then ``not_implemented``, with the workaround: ``method='cholesky'``, smooth at every
+positive definite ``cov``.
+
+What is not differentiated
+--------------------------
+* *Shape parameters* (``gamma``'s ``shape``, ``standard_gamma``, ``chisquare``, ``beta``,
+  ``dirichlet``, ``f``, ``standard_t``, the ``df`` of the noncentral samplers): NumPy draws
+  them by rejection (Marsaglia & Tsang 2000), whose accept/reject decisions jump with the
+  parameter, so the derivative of the draw misses the jumps (a biased gradient, Naesseth et
+  al. 2017). The pathwise derivative that is a gradient estimator is the implicit
+  reparameterisation ``dy/da = -(dF/da)(y) / p(y)`` (Figurnov et al. 2018), which needs the
+  derivative of the regularised incomplete gamma (beta) function in its shape parameter:
+  ``not_implemented`` until those rules exist.
+* ``wald`` (``mean``, ``scale``): NumPy's draw (Michael, Schucany & Haas 1976) keeps one of two
+  roots depending on a uniform number compared with ``mean / (mean + x)``, and jumps where the
+  comparison flips; its only continuous direction is the joint scaling ``y(t mean, t scale) =
+  t y(mean, scale)``, which does not give the two derivatives: ``not_implemented``.
+* ``vonmises``'s ``kappa``: drawn by rejection (Best & Fisher 1979): ``not_implemented``.
+* Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
+  parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
+  samplers are declared non-differentiable, as are the state functions (``seed``,
+  ``get_state``...). ``shuffle`` works in place: its rule raises.
+
+Keyword arguments are never differentiated, but their values are used: in
+``normal(1.0, scale=2.0)`` only ``loc`` gets a cotangent, computed with ``scale = 2``.
+
+References: D. P. Kingma and M. Welling, Auto-encoding variational Bayes, ICLR 2014; G.
+Marsaglia and W. W. Tsang, ACM TOMS 26 (2000) 363-372; C. A. Naesseth et al., Reparameterization
+gradients through acceptance-rejection sampling algorithms, AISTATS 2017; M. Figurnov, S.
+Mohamed and A. Mnih, Implicit reparameterization gradients, NeurIPS 2018; J. R. Michael, W. R.
+Schucany and R. W. Haas, The American Statistician 30 (1976) 88-90; D. J. Best and N. I.
+Fisher, Applied Statistics 28 (1979) 152-157.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    cast_like,
-    differentiable,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    tangent_array,
-    zero_result,
-)
+from chainrules.rulesets._samples import spd
+from chainrules.rulesets.arrays._linear_maps import NO, ZERO, cast_like, output_tangent, tangent_array, zero_result
+from chainrules.rulesets.arrays._sample_arrays import fixed_state_generators
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED
 from chainrules.rulesets.arrays.mutation import InPlaceOperationError
-from chainrules_core import NotImplementedTangent, Thunk, Varargs, frule, non_differentiable, not_implemented, rrule
-from chainrules_core import unbroadcast as _unbroadcast
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    Varargs,
+    backing,
+    cotangent_projector,
+    differentiable,
+    frule,
+    non_differentiable,
+    not_implemented,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+    unthunk,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 SOURCES = (np.random.RandomState, np.random.Generator)
 """The classes whose sampling methods have rules."""
 
 
-# ---- pathwise derivatives of continuous families ------------------------------------------------------
-def _loc_scale(y: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
-    loc, scale = params
-    return np.ones_like(y), (y - loc) / scale
+# ---- the state before a draw, and draws again from it ------------------------------------------------------
+class _Snapshot:
+    """The state of ``source`` before a draw; :meth:`twin` is a generator in that state (``source`` is untouched)."""
+
+    __slots__ = ("source", "state")
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        if isinstance(source, np.random.Generator):
+            self.state = source.bit_generator.state
+        else:
+            self.state = source.get_state(legacy=False)
+
+    def twin(self) -> Any:
+        twin = copy.deepcopy(self.source)
+        if isinstance(twin, np.random.Generator):
+            twin.bit_generator.state = self.state
+        else:
+            twin.set_state(self.state)
+        return twin
 
 
-def _uniform(y: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
-    low, high = params
-    u = (y - low) / (np.asarray(high) - low)
-    return 1 - u, u
+class _Draw:
+    """A draw ``y = method(source, *params)``, its parameters and the replays the derivatives need."""
+
+    def __init__(self, snapshot: _Snapshot, name: str, y: Any, values: tuple[Any, ...]) -> None:
+        self.snapshot = snapshot
+        self.name = name
+        self.y = np.asarray(y, dtype=np.float64)
+        self.values = tuple(np.asarray(v, dtype=np.float64) for v in values)
+        self._replays: dict[tuple[Any, ...], np.ndarray] = {}
+
+    def replay(self, *params: Any) -> np.ndarray:
+        """The same draw with other parameters (from the state before the draw), as an array of ``y``'s shape."""
+        key = tuple(np.asarray(p).tobytes() + bytes(str(np.shape(p)), "ascii") for p in params)
+        if key not in self._replays:
+            size = None if self.y.ndim == 0 else self.y.shape
+            method = getattr(self.snapshot.twin(), self.name)
+            self._replays[key] = np.asarray(method(*params, size=size), dtype=np.float64)
+        return self._replays[key]
 
 
-def _lognormal(y: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
-    mean, sigma = params
-    return y, y * (np.log(y) - mean) / sigma
+# ---- the derivatives of each sampler -----------------------------------------------------------------------
+_SHAPE = ("the derivative of the draw in {param} (implicit reparameterisation, Figurnov et al. 2018) needs the "
+          "derivative of the regularised incomplete gamma (beta) function in its shape parameter, which has no rule "
+          "yet; NumPy's rejection sampler jumps with {param}, so differentiating its path would give a biased gradient")
+_WALD = ("NumPy's inverse Gaussian draw (Michael, Schucany & Haas) jumps where its uniform number crosses "
+         "mean / (mean + x): no pathwise derivative in mean or scale separately (only the joint scaling is "
+         "continuous)")
+_KAPPA = ("NumPy draws the von Mises distribution by rejection (Best & Fisher): the pathwise derivative in kappa "
+          "needs implicit reparameterisation through the von Mises CDF, not written")
+_NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
+         "nonc = 0: no pathwise derivative there")
+_WEIBULL_0 = "a = 0: NumPy returns 0 there, and the draw jumps"
 
 
-def _scale_only(y: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
-    (scale,) = params
-    return (y / scale,)
+def _location_scale(draw: _Draw, k: int) -> Any:
+    return np.ones_like(draw.y) if k == 0 else draw.replay(0.0, 1.0)
 
 
-def _gamma(y: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
-    _, scale = params
-    return None, y / scale
+def _uniform(draw: _Draw, k: int) -> Any:
+    u = draw.replay(0.0, 1.0)
+    return 1 - u if k == 0 else u
 
 
-PATHWISE: dict[str, tuple[tuple[tuple[str, float], ...], Callable[[Any, tuple[Any, ...]], tuple[Any, ...]]]] = {
-    "normal": ((("loc", 0.0), ("scale", 1.0)), _loc_scale),
-    "laplace": ((("loc", 0.0), ("scale", 1.0)), _loc_scale),
-    "gumbel": ((("loc", 0.0), ("scale", 1.0)), _loc_scale),
-    "logistic": ((("loc", 0.0), ("scale", 1.0)), _loc_scale),
-    "uniform": ((("low", 0.0), ("high", 1.0)), _uniform),
-    "lognormal": ((("mean", 0.0), ("sigma", 1.0)), _lognormal),
-    "exponential": ((("scale", 1.0),), _scale_only),
-    "rayleigh": ((("scale", 1.0),), _scale_only),
-    "gamma": ((("shape", np.nan), ("scale", 1.0)), _gamma),
+def _lognormal(draw: _Draw, k: int) -> Any:
+    return draw.y if k == 0 else draw.y * np.log(draw.replay(0.0, 1.0))
+
+
+def _scale(draw: _Draw, k: int) -> Any:
+    return draw.replay(1.0)
+
+
+def _gamma(draw: _Draw, k: int) -> Any:
+    return draw.replay(draw.values[0], 1.0)
+
+
+def _pareto(draw: _Draw, k: int) -> Any:
+    (a,) = draw.values
+    return -(1 + draw.y) * np.log1p(draw.y) / a
+
+
+def _power_law(draw: _Draw, k: int) -> Any:
+    """``weibull`` and ``power``: ``y = b ** (1 / a)`` with ``b`` drawn, so ``dy/da = -y log(y) / a``."""
+    (a,) = draw.values
+    y = draw.y
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(y > 0, -y * np.log(np.where(y > 0, y, 1.0)) / a, 0.0)
+
+
+def _triangular(draw: _Draw, k: int) -> Any:
+    left, mode, right = np.broadcast_arrays(*draw.values, draw.y)[:3]
+    y = draw.y
+    a, b, c = mode - left, right - left, right - mode
+    s, t = y - left, right - y
+    lower = y <= mode
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if k == 0:
+            low, high = 1 - s * (a + b) / (2 * a * b), t / (2 * b)
+        elif k == 1:
+            low, high = s / (2 * a), t / (2 * c)
+        else:
+            low, high = s / (2 * b), 1 - t * (b + c) / (2 * b * c)
+    # a degenerate side (mode == left or mode == right) is never drawn from but for u == ratio exactly
+    return np.where(lower, np.where(a > 0, low, 0.0), np.where(c > 0, high, 0.0))
+
+
+def _ones(draw: _Draw, k: int) -> Any:
+    return np.ones_like(draw.y)
+
+
+def _noncentral(draw: _Draw, k: int) -> Any:
+    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: the draw is a quadratic in ``sqrt(nonc)``."""
+    *others, nonc = draw.values
+    y4, y9 = draw.replay(*others, 4 * nonc), draw.replay(*others, 9 * nonc)
+    return (4 * y4 - 3 * draw.y - y9) / (4 * nonc)
+
+
+def _shape_reason(param: str) -> Callable[[tuple[Any, ...]], str | None]:
+    def always(values: tuple[Any, ...]) -> str | None:
+        return _SHAPE.format(param=param)
+
+    return always
+
+
+def _never(values: tuple[Any, ...]) -> str | None:
+    return None
+
+
+def _nonc_reason(values: tuple[Any, ...]) -> str | None:
+    df, nonc = np.asarray(values[0]), np.asarray(values[-1])
+    return _NONC if bool(np.any(df <= 1) or np.any(nonc <= 0)) else None
+
+
+def _weibull_reason(values: tuple[Any, ...]) -> str | None:
+    return _WEIBULL_0 if bool(np.any(np.asarray(values[0]) == 0)) else None
+
+
+def _constant(reason: str) -> Callable[[tuple[Any, ...]], str | None]:
+    def always(values: tuple[Any, ...]) -> str | None:
+        return reason
+
+    return always
+
+
+Partial = Callable[[_Draw, int], Any]
+"""``partial(draw, k)``: ``dy/dparam_k`` as an array broadcastable to ``y``."""
+
+Reason = Callable[[tuple[Any, ...]], "str | None"]
+"""``reason(values)``: why the derivative in a parameter is not implemented at these values, or ``None``."""
+
+_LOC_SCALE = ((("loc", 0.0), ("scale", 1.0)), (_location_scale, _location_scale), (_never, _never))
+
+PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...], tuple[Reason, ...]]] = {
+    "normal": _LOC_SCALE,
+    "laplace": _LOC_SCALE,
+    "gumbel": _LOC_SCALE,
+    "logistic": _LOC_SCALE,
+    "uniform": ((("low", 0.0), ("high", 1.0)), (_uniform, _uniform), (_never, _never)),
+    "lognormal": ((("mean", 0.0), ("sigma", 1.0)), (_lognormal, _lognormal), (_never, _never)),
+    "exponential": ((("scale", 1.0),), (_scale,), (_never,)),
+    "rayleigh": ((("scale", 1.0),), (_scale,), (_never,)),
+    "gamma": ((("shape", REQUIRED), ("scale", 1.0)), (None, _gamma), (_shape_reason("shape"), _never)),
+    "pareto": ((("a", REQUIRED),), (_pareto,), (_never,)),
+    "weibull": ((("a", REQUIRED),), (_power_law,), (_weibull_reason,)),
+    "power": ((("a", REQUIRED),), (_power_law,), (_never,)),
+    "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
+    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_ones, None), (_never, _constant(_KAPPA))),
+    "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (None, _noncentral),
+                             (_shape_reason("df"), _nonc_reason)),
+    "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)), (None, None, _noncentral),
+                     (_shape_reason("dfnum"), _shape_reason("dfden"), _nonc_reason)),
+    "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (None, None), (_constant(_WALD), _constant(_WALD))),
+    "standard_gamma": ((("shape", REQUIRED),), (None,), (_shape_reason("shape"),)),
+    "chisquare": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
+    "standard_t": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
+    "beta": ((("a", REQUIRED), ("b", REQUIRED)), (None, None), (_shape_reason("a"), _shape_reason("b"))),
+    "f": ((("dfnum", REQUIRED), ("dfden", REQUIRED)), (None, None), (_shape_reason("dfnum"), _shape_reason("dfden"))),
+    "dirichlet": ((("alpha", REQUIRED),), (None,), (_shape_reason("alpha"),)),
 }
-"""Sampler name -> (its parameters with their defaults, the partials of the draw)."""
-
-SHAPE_PARAMETERS: dict[str, int] = {
-    "beta": 2, "chisquare": 1, "dirichlet": 1, "f": 2, "noncentral_chisquare": 2, "noncentral_f": 3,
-    "pareto": 1, "power": 1, "standard_gamma": 1, "standard_t": 1, "triangular": 3, "vonmises": 2,
-    "wald": 2, "weibull": 1, "multivariate_normal": 2,
-}
-"""Samplers whose draws depend on parameters through implicit reparameterisation (not written yet):
-how many leading parameters they take."""
+"""Sampler name -> (its parameters with their defaults, the partial of the draw in each, why one is missing)."""
 
 
 def _pathwise_rules(cls: type, name: str) -> None:
     method = getattr(cls, name)
-    params, partials = PATHWISE[name]
+    params = PATHWISE[name][0]
     n = len(params)
     label = f"{cls.__name__}.{name}"
 
-    def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        values = list(args[:n]) + [kwargs.get(p, default) for p, default in params[len(args):]]
-        return tuple(values)
+    def _partial(k: int) -> Partial | None:
+        return PATHWISE[name][1][k]  # looked up at each call: the table is the one source of the derivatives
+
+    def _values(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(args[k] if k < len(args) else kwargs.get(p, default) for k, (p, default) in enumerate(params))
+
+    def _missing(k: int, values: tuple[Any, ...]) -> str | None:
+        reason = PATHWISE[name][2][k](values)
+        return None if reason is None else f"{label}: {params[k][0]}: {reason}"
 
     def pathwise_rrule(source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        snapshot = _Snapshot(source)
         y = method(source, *args, **kwargs)
-        values = _arguments(args, kwargs)
-        projectors = [project_input(v) for v in values[:len(args)]]
+        values = _values(args, kwargs)
+        given = args[:n]
+        projectors = [cotangent_projector(v) for v in given]
+        draw = _Draw(snapshot, name, y, values) if any(differentiable(v) for v in given) else None
 
         def pathwise_pullback(dy: Any) -> tuple[Any, ...]:
-            tail = (NO,) * (len(args) - min(len(args), n))
-            if not projectors:
-                return (NO, NO, *tail)
-            dy = read_cotangent(dy, y, f"{label} pullback: output cotangent")
-            if passes_through(dy):
-                zero = zero_result(dy)
-                return (NO, NO, *(zero if differentiable(v) else NO for v in values[:len(projectors)]), *tail)
-            weights = partials(np.asarray(y), values)
+            dy = read_cotangent(dy, y, label)
+            tail = (NO,) * (len(args) - len(given))
             out: list[Any] = []
-            for k, (project, value) in enumerate(zip(projectors, values)):
+            for k, (project, value) in enumerate(zip(projectors, given)):
                 if not differentiable(value):
                     out.append(NO)
-                elif weights[k] is None:
-                    out.append(not_implemented(f"{label}: the pathwise derivative with respect to "
-                                               f"{params[k][0]} (implicit reparameterisation)"))
+                    continue
+                reason = _missing(k, values)
+                if passes_through(dy):
+                    out.append(zero_result(dy))
+                elif reason is not None:
+                    out.append(not_implemented(reason))
                 else:
-                    out.append(Thunk(_weighted(project, weights[k], dy, value)))
+                    out.append(Thunk(_weighted(project, _partial(k), draw, k, np.asarray(dy), value)))
             return (NO, NO, *out, *tail)
 
         pathwise_pullback.__name__ = pathwise_pullback.__qualname__ = f"{name}_pullback"
         return y, pathwise_pullback
 
     def pathwise_frule(tangents: tuple[Any, ...], source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        snapshot = _Snapshot(source)
         y = method(source, *args, **kwargs)
-        values = _arguments(args, kwargs)
-        weights = partials(np.asarray(y), values)
+        values = _values(args, kwargs)
+        draw: _Draw | None = None
         total: Any = None
-        for k, value in enumerate(values[:len(args)]):
+        for k, value in enumerate(args[:n]):
             if not differentiable(value):
                 continue
             d = tangent_array(tangents[2 + k], value)
@@ -161,9 +386,13 @@ def _pathwise_rules(cls: type, name: str) -> None:
                 continue
             if isinstance(d, NotImplementedTangent):
                 return y, d
-            if weights[k] is None:
-                return y, not_implemented(f"{label}: the pathwise derivative with respect to {params[k][0]}")
-            term = weights[k] * d
+            reason = _missing(k, values)
+            if reason is not None:
+                return y, not_implemented(reason)
+            draw = draw or _Draw(snapshot, name, y, values)
+            partial = _partial(k)
+            assert partial is not None  # a parameter without a partial has a reason
+            term = partial(draw, k) * d
             total = term if total is None else total + term
         return y, output_tangent(None if total is None else np.broadcast_to(total, np.shape(y)), y)
 
@@ -175,111 +404,230 @@ def _pathwise_rules(cls: type, name: str) -> None:
     frule.register(method, cls, Varargs(object))(pathwise_frule)
 
 
-def _weighted(project: Callable[[Any], Any], weight: Any, dy: np.ndarray, value: Any) -> Callable[[], Any]:
+def _weighted(project: Callable[[Any], Any], partial: Partial | None, draw: _Draw | None, k: int, dy: np.ndarray,
+              value: Any) -> Callable[[], Any]:
     def weighted_cotangent() -> Any:
-        return project(cast_like(np.asarray(_unbroadcast(weight * dy, np.shape(value))), value))
+        assert partial is not None and draw is not None
+        weight = partial(draw, k)
+        return project(cast_like(np.asarray(unbroadcast(weight * dy.real, np.shape(value))), value))
 
     return weighted_cotangent
 
 
-def _shape_parameter_rules(cls: type, name: str) -> None:
-    method = getattr(cls, name)
-    n = SHAPE_PARAMETERS[name]
-    label = f"{cls.__name__}.{name}"
-    reason = f"{label}: the pathwise derivative of the draw with respect to its parameters (implicit " \
-             "reparameterisation)"
+# ---- multivariate_normal: the mean, and the covariance through NumPy's factor -----------------------------
+_GAP = 1e-8
+"""Singular values (eigenvalues) of ``cov`` closer than this, relative to the largest, count as equal."""
 
-    def reparameterised_rrule(source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
-        y = method(source, *args, **kwargs)
 
-        def reparameterised_pullback(dy: Any) -> tuple[Any, ...]:
-            return (NO, NO, *(not_implemented(reason) if k < n and differentiable(a) else NO
-                              for k, a in enumerate(args)))
+def _tangent_parts(tangent: Any, primals: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    """The parts of a decomposition's output tangent as arrays (zeros for zero parts)."""
+    tangent = unthunk(tangent)
+    if isinstance(tangent, AbstractZero):
+        return [np.zeros_like(p) for p in primals]
+    stored = backing(tangent)
+    parts = list(stored.values()) if isinstance(stored, dict) else list(stored)
+    return [np.zeros_like(p) if isinstance(unthunk(d), AbstractZero) else np.asarray(unthunk(d))
+            for d, p in zip(parts, primals)]
 
-        reparameterised_pullback.__name__ = f"{name}_pullback"
-        return y, reparameterised_pullback
 
-    def reparameterised_frule(tangents: tuple[Any, ...], source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        y = method(source, *args, **kwargs)
-        return y, not_implemented(reason)
+def _factor_rules(cov: np.ndarray, how: str, legacy: bool) -> tuple[np.ndarray, Any, Any, str | None]:
+    """``F`` with ``y = mean + z F^T``; the function from ``F``'s cotangent to ``cov``'s; and from ``dcov`` to ``dF``.
 
-    reparameterised_rrule.__name__ = f"{name}_rrule"
-    reparameterised_frule.__name__ = f"{name}_frule"
-    rrule.register(method, cls, Varargs(object))(reparameterised_rrule)
-    frule.register(method, cls, Varargs(object))(reparameterised_frule)
+    The last entry is why ``cov`` has no derivative here (``None`` if it has one).
+    """
+    if how == "cholesky":
+        factor, pullback = rrule(np.linalg.cholesky, cov)
+
+        def cholesky_cov_cotangent(f_bar: np.ndarray) -> Any:
+            return pullback(np.tril(f_bar))[1]
+
+        def cholesky_factor_tangent(dcov: np.ndarray) -> Any:
+            return frule((NO, dcov), np.linalg.cholesky, cov)[1]
+
+        return factor, cholesky_cov_cotangent, cholesky_factor_tangent, None
+    if how == "eigh":
+        (s, u), pullback = rrule(np.linalg.eigh, cov)
+        root = np.sqrt(np.abs(s))
+        values = np.sort(np.abs(s))
+    else:
+        (u, s, vh), pullback = rrule(np.linalg.svd, cov)
+        root = np.sqrt(s)
+        values = np.sort(s)
+    scale = max(float(values[-1]), np.finfo(np.float64).tiny)
+    reason = None
+    if values[0] <= _GAP * scale or np.any(np.diff(values) <= _GAP * scale):
+        reason = (f"cov has a zero or a repeated {'eigenvalue' if how == 'eigh' else 'singular value'}: NumPy's "
+                  f"factor of cov ({how}), so the draw, is not differentiable there (cov = I is such a point); "
+                  "Generator.multivariate_normal(..., method='cholesky') draws through a factor smooth at every "
+                  "positive definite cov")
+    if how == "eigh":
+        factor = u * root
+        sign = np.sign(s)
+
+        def eigh_cov_cotangent(f_bar: np.ndarray) -> Any:
+            s_bar = np.sum(f_bar * u, axis=0) * sign / (2 * root)
+            return pullback((s_bar, f_bar * root))[1]
+
+        def eigh_factor_tangent(dcov: np.ndarray) -> Any:
+            ds, du = _tangent_parts(frule((NO, dcov), np.linalg.eigh, cov)[1], (s, u))
+            return du * root + u * (sign * ds / (2 * root))
+
+        return factor, eigh_cov_cotangent, eigh_factor_tangent, reason
+    if legacy:  # RandomState: y = z diag(sqrt(s)) vh, so F = vh^T diag(sqrt(s))
+        factor = vh.T * root
+
+        def legacy_cov_cotangent(f_bar: np.ndarray) -> Any:
+            s_bar = np.sum(f_bar * vh.T, axis=0) / (2 * root)
+            return pullback((ZERO, s_bar, (f_bar * root).T))[1]
+
+        def legacy_factor_tangent(dcov: np.ndarray) -> Any:
+            _, ds, dvh = _tangent_parts(frule((NO, dcov), np.linalg.svd, cov)[1], (u, s, vh))
+            return dvh.T * root + vh.T * (ds / (2 * root))
+
+        return factor, legacy_cov_cotangent, legacy_factor_tangent, reason
+    factor = u * root
+
+    def svd_cov_cotangent(f_bar: np.ndarray) -> Any:
+        s_bar = np.sum(f_bar * u, axis=0) / (2 * root)
+        return pullback((f_bar * root, s_bar, ZERO))[1]
+
+    def svd_factor_tangent(dcov: np.ndarray) -> Any:
+        du, ds, _ = _tangent_parts(frule((NO, dcov), np.linalg.svd, cov)[1], (u, s, vh))
+        return du * root + u * (ds / (2 * root))
+
+    return factor, svd_cov_cotangent, svd_factor_tangent, reason
+
+
+def _multivariate_normal_rules(cls: Any) -> None:
+    method = cls.multivariate_normal
+    label = f"{cls.__name__}.multivariate_normal"
+    legacy = cls is np.random.RandomState
+
+    def _standard_normals(snapshot: _Snapshot, y: np.ndarray) -> np.ndarray:
+        return np.asarray(snapshot.twin().standard_normal(y.shape)).reshape(-1, y.shape[-1])
+
+    def multivariate_normal_rrule(source: Any, mean: Any, cov: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        snapshot = _Snapshot(source)
+        y = method(source, mean, cov, *args, **kwargs)
+        how = "svd" if legacy else kwargs.get("method", "svd")
+        project_mean, project_cov = cotangent_projector(mean), cotangent_projector(cov)
+        cov64 = np.array(cov, dtype=np.float64)
+        factor_rules = _factor_rules(cov64, how, legacy) if differentiable(cov) else None
+
+        def multivariate_normal_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = read_cotangent(dy, y, label)
+            tail = (NO,) * len(args)
+            if passes_through(dy):
+                zero = zero_result(dy)
+                return (NO, NO, project_mean(zero), project_cov(zero) if factor_rules is not None else NO, *tail)
+            rows = np.asarray(dy).real.reshape(-1, y.shape[-1])
+
+            def mean_cotangent() -> Any:
+                return project_mean(cast_like(np.sum(rows, axis=0).reshape(np.shape(mean)), mean))
+
+            def cov_cotangent() -> Any:
+                assert factor_rules is not None
+                z = _standard_normals(snapshot, y)
+                return project_cov(cast_like(np.asarray(unthunk(factor_rules[1](rows.T @ z))), cov))
+
+            d_mean = Thunk(mean_cotangent) if differentiable(mean) else NO
+            if factor_rules is None:
+                d_cov: Any = NO
+            elif factor_rules[3] is not None:
+                d_cov = not_implemented(f"{label}: {factor_rules[3]}")
+            else:
+                d_cov = Thunk(cov_cotangent)
+            return (NO, NO, d_mean, d_cov, *tail)
+
+        return y, multivariate_normal_pullback
+
+    def multivariate_normal_frule(tangents: tuple[Any, ...], source: Any, mean: Any, cov: Any, *args: Any,
+                                  **kwargs: Any) -> tuple[Any, Any]:
+        snapshot = _Snapshot(source)
+        y = method(source, mean, cov, *args, **kwargs)
+        d_mean = tangent_array(tangents[2], mean) if differentiable(mean) else None
+        d_cov = tangent_array(tangents[3], cov) if differentiable(cov) else None
+        for d in (d_mean, d_cov):
+            if isinstance(d, NotImplementedTangent):
+                return y, d
+        total: Any = None if d_mean is None else np.broadcast_to(np.real(d_mean), y.shape)
+        if d_cov is not None:
+            how = "svd" if legacy else kwargs.get("method", "svd")
+            _, _, factor_tangent, reason = _factor_rules(np.array(cov, dtype=np.float64), how, legacy)
+            if reason is not None:
+                return y, not_implemented(f"{label}: {reason}")
+            z = _standard_normals(snapshot, y)
+            term = (z @ np.asarray(factor_tangent(np.real(d_cov).astype(np.float64))).T).reshape(y.shape)
+            total = term if total is None else total + term
+        return y, output_tangent(total, y)
+
+    multivariate_normal_rrule.__name__ = multivariate_normal_rrule.__qualname__ = "multivariate_normal_rrule"
+    multivariate_normal_frule.__name__ = multivariate_normal_frule.__qualname__ = "multivariate_normal_frule"
+    multivariate_normal_rrule.__doc__ = (f"Reverse rule of ``{label}``: the identity for ``mean``, ``cov`` through the "
+                                         "factor NumPy draws with.")
+    multivariate_normal_frule.__doc__ = f"Forward rule of ``{label}``."
+    rrule.register(method, cls, ARRAY_LIKE, ARRAY_LIKE, Varargs(object))(multivariate_normal_rrule)
+    frule.register(method, cls, ARRAY_LIKE, ARRAY_LIKE, Varargs(object))(multivariate_normal_frule)
 
 
 # ---- choice and permutation: gathers at the drawn positions ----------------------------------------------
 def _gather_draw_rules(cls: type, name: str) -> None:
     method = getattr(cls, name)
     label = f"{cls.__name__}.{name}"
+    generator = cls is np.random.Generator
 
-    def positions(source: Any, a: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, int]:
+    def positions(snapshot: _Snapshot, a: np.ndarray, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, int]:
         """The same draw over positions, from a twin of the generator (``source`` is not advanced)."""
-        arr = np.asarray(a)
-        generator = cls is np.random.Generator
-        twin = _twin(source)
+        twin = snapshot.twin()
         if name == "choice":
             axis = kwargs.get("axis", args[3] if len(args) > 3 else 0) if generator else 0
             twin_args = list(args)
             if len(twin_args) > 3:
                 twin_args[3] = 0
             twin_kwargs = {**kwargs, "axis": 0} if "axis" in kwargs else kwargs
-            axis = normalize_axis_index(axis, arr.ndim)
-            return twin.choice(arr.shape[axis], *twin_args, **twin_kwargs), axis
+            axis = normalize_axis_index(axis, a.ndim)
+            return twin.choice(a.shape[axis], *twin_args, **twin_kwargs), axis
         axis = kwargs.get("axis", args[0] if args else 0) if generator else 0
-        axis = normalize_axis_index(axis, arr.ndim)
-        return twin.permutation(arr.shape[axis]), axis
+        axis = normalize_axis_index(axis, a.ndim)
+        return twin.permutation(a.shape[axis]), axis
 
     def draw_rrule(source: Any, a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
-        if not isinstance(a, np.ndarray) or a.ndim == 0 or not differentiable(a):
-            y = method(source, a, *args, **kwargs)
-
-            def draw_pullback(dy: Any) -> tuple[Any, ...]:
-                return (NO, NO, NO, *(NO,) * len(args))
-
-            return y, draw_pullback
-        index, axis = positions(source, a, args, kwargs)
+        snapshot = _Snapshot(source)
         y = method(source, a, *args, **kwargs)
-        project_a = project_input(a)
+        live = isinstance(a, np.ndarray) and a.ndim > 0 and differentiable(a)
+        project_a = cotangent_projector(a)
 
         def gather_draw_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, y, f"{label} pullback: output cotangent")
+            dy = read_cotangent(dy, y, label)
+            rest = (NO,) * len(args)
+            if not live:
+                return (NO, NO, NO, *rest)
             if passes_through(dy):
-                return (NO, NO, zero_result(dy), *(NO,) * len(args))
-            out = np.zeros(a.shape, dtype=dy.dtype)
+                return (NO, NO, zero_result(dy), *rest)
+            index, axis = positions(snapshot, a, args, kwargs)
+            out = np.zeros(a.shape, dtype=np.result_type(a.dtype, np.asarray(dy).dtype))
             where: Any = (slice(None),) * axis + (np.asarray(index),)
             np.add.at(out, where, dy)
-            return (NO, NO, project_a(cast_like(out, a)), *(NO,) * len(args))
+            return (NO, NO, project_a(cast_like(out, a)), *rest)
 
         gather_draw_pullback.__name__ = gather_draw_pullback.__qualname__ = f"{name}_pullback"
         return y, gather_draw_pullback
 
     def draw_frule(tangents: tuple[Any, ...], source: Any, a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        if not isinstance(a, np.ndarray) or a.ndim == 0 or not differentiable(a):
-            return method(source, a, *args, **kwargs), NO
-        index, axis = positions(source, a, args, kwargs)
+        snapshot = _Snapshot(source)
         y = method(source, a, *args, **kwargs)
+        if not isinstance(a, np.ndarray) or a.ndim == 0 or not differentiable(a):
+            return y, output_tangent(None, y)
         d = tangent_array(tangents[2], a)
         if d is None or isinstance(d, NotImplementedTangent):
             return y, output_tangent(d, y)
+        index, axis = positions(snapshot, a, args, kwargs)
         return y, output_tangent(np.take(d, index, axis=axis), y)
 
     draw_rrule.__name__ = draw_rrule.__qualname__ = f"{name}_rrule"
     draw_frule.__name__ = draw_frule.__qualname__ = f"{name}_frule"
     rrule.register(method, cls, ARRAY_LIKE, Varargs(object))(draw_rrule)
     frule.register(method, cls, ARRAY_LIKE, Varargs(object))(draw_frule)
-
-
-def _twin(source: Any) -> Any:
-    """A generator in the same state as ``source`` (drawing from it leaves ``source`` unchanged)."""
-    if isinstance(source, np.random.Generator):
-        twin = np.random.Generator(type(source.bit_generator)())
-        twin.bit_generator.state = source.bit_generator.state
-        return twin
-    twin_state = np.random.RandomState()
-    twin_state.set_state(source.get_state())
-    return twin_state
 
 
 def _shuffle_error(cls: Any) -> None:
@@ -299,18 +647,17 @@ def _shuffle_error(cls: Any) -> None:
 
 
 NON_DIFFERENTIABLE_SAMPLERS = (
-    "rand", "randn", "random", "random_sample", "ranf", "sample", "standard_normal", "standard_cauchy",
-    "standard_exponential", "randint", "random_integers", "integers", "bytes", "binomial", "poisson", "geometric",
-    "hypergeometric", "logseries", "multinomial", "negative_binomial", "zipf", "multivariate_hypergeometric",
-    "seed", "get_state", "set_state", "spawn",
+    "rand", "randn", "random", "random_sample", "standard_normal", "standard_cauchy", "standard_exponential",
+    "randint", "random_integers", "integers", "bytes", "binomial", "poisson", "geometric", "hypergeometric",
+    "logseries", "multinomial", "negative_binomial", "zipf", "multivariate_hypergeometric", "seed", "get_state",
+    "set_state", "spawn",
 )
 """Samplers (and state functions) whose outputs depend on no differentiable parameter."""
 
 for _cls in SOURCES:
     for _name in PATHWISE:
         _pathwise_rules(_cls, _name)
-    for _name in SHAPE_PARAMETERS:
-        _shape_parameter_rules(_cls, _name)
+    _multivariate_normal_rules(_cls)
     for _name in ("choice", "permutation"):
         _gather_draw_rules(_cls, _name)
     _shuffle_error(_cls)
@@ -320,3 +667,189 @@ for _cls in SOURCES:
 
 for _f in (np.random.default_rng, np.random.seed, np.random.ranf, np.random.sample):
     non_differentiable(_f)
+
+
+# ---- sample inputs -------------------------------------------------------------------------------------------
+# Each sample draws from a FixedStateGenerator / FixedStateRandomState: a generator whose draws do not advance
+# it, so the rules, the primal calls and every finite-difference evaluation of the testers see the same random
+# numbers (see chainrules/rulesets/arrays/_sample_arrays.py). A parameter whose derivative is not implemented
+# is held fixed (PrimalAndTangent(value, NoTangent())) in one sample, so the others are checked, and left free
+# in another, which the checker reports as "not implemented" with the reason.
+def _fixed(value: Any, tangent: Any = NO) -> Any:
+    from chainrules.testing import PrimalAndTangent
+
+    return PrimalAndTangent(value, tangent)
+
+
+def _at_zero_scale(source: Any, location: float) -> Sample:
+    """A sample at scale (sigma) 0, the edge of the domain: forward differences, in a positive direction."""
+    from chainrules.testing import forward_fdm
+
+    return Sample(source, location, _fixed(0.0, 0.75), 2, fdm=forward_fdm(5, 1), label="scale 0 (one-sided)")
+
+
+def _source(cls: type) -> Any:
+    """A fixed-state generator of the class ``cls`` (a sampler's ``self`` must be of its own class)."""
+    rng, legacy = fixed_state_generators(5)
+    return rng if cls is np.random.Generator else legacy
+
+
+def _pathwise_samples(cls: type, name: str) -> Callable[[], Iterator[Sample]]:
+    def samples() -> Iterator[Sample]:
+        yield from _SAMPLES[name](_source(cls))
+
+    samples.__qualname__ = f"{cls.__name__}.{name}_samples"
+    return samples
+
+
+def _location_scale_samples(source: Any) -> Iterator[Sample]:
+    yield Sample(source, 0.3, 1.5, 3, label="numbers, a size")
+    yield Sample(source, np.array([0.1, -2.0]), np.array([[0.5], [2.0]]), label="broadcast arrays")
+    yield Sample(source, np.float32(1.0), fkwargs={"scale": 2.0, "size": 2}, label="float32, scale by keyword")
+    yield _at_zero_scale(source, 1.0)
+
+
+_SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
+    "normal": _location_scale_samples,
+    "laplace": _location_scale_samples,
+    "gumbel": _location_scale_samples,
+    "logistic": _location_scale_samples,
+    "uniform": lambda source: iter([
+        Sample(source, -1.0, 2.0, 4, label="numbers"),
+        Sample(source, np.array([0.0, 1.0]), np.array([[2.0], [3.0]]), label="broadcast arrays")]),
+    "lognormal": lambda source: iter([
+        Sample(source, 0.2, 0.3, 3, label="numbers"),
+        _at_zero_scale(source, 0.5)]),
+    "exponential": lambda source: iter([
+        Sample(source, 2.0, 3, label="a number"),
+        Sample(source, np.array([0.5, 2.0], np.float32), label="float32 array")]),
+    "rayleigh": lambda source: iter([Sample(source, np.array([1.0, 2.0]), label="an array")]),
+    "gamma": lambda source: iter([
+        Sample(source, _fixed(2.5), 3.0, 4, label="scale (shape held fixed)"),
+        Sample(source, 2.5, 3.0, 2, label="shape (not implemented)")]),
+    "pareto": lambda source: iter([Sample(source, 3.0, 4, label="a number"),
+                                          Sample(source, np.array([0.5, 5.0]), label="an array")]),
+    "weibull": lambda source: iter([Sample(source, 1.5, 4, label="a number"),
+                                           Sample(source, np.array([0.7, 3.0]), label="an array")]),
+    "power": lambda source: iter([Sample(source, 2.5, 4, label="a number"),
+                                         Sample(source, np.array([0.5, 4.0]), label="an array")]),
+    "triangular": lambda source: iter([
+        Sample(source, -1.0, 0.5, 2.0, 6, label="numbers"),
+        Sample(source, np.array([0.0, 1.0]), 1.5, np.array([[2.0], [4.0]]), label="broadcast arrays")]),
+    "vonmises": lambda source: iter([
+        Sample(source, 0.5, _fixed(4.0), 4, label="mu (kappa held fixed)"),
+        Sample(source, 0.5, 4.0, 2, label="kappa (not implemented)")]),
+    "noncentral_chisquare": lambda source: iter([
+        Sample(source, _fixed(3.0), 1.5, 4, label="nonc (df held fixed)"),
+        Sample(source, _fixed(np.array([2.0, 5.0])), np.array([[0.5], [4.0]]), label="broadcast nonc"),
+        Sample(source, 3.0, 1.5, 2, label="df (not implemented)")]),
+    "noncentral_f": lambda source: iter([
+        Sample(source, _fixed(3.0), _fixed(5.0), 1.5, 4, label="nonc (df held fixed)"),
+        Sample(source, 3.0, 5.0, 1.5, 2, label="df (not implemented)")]),
+    "wald": lambda source: iter([Sample(source, 1.5, 2.0, 3, label="(not implemented)")]),
+    "standard_gamma": lambda source: iter([Sample(source, 2.5, 3, label="(not implemented)")]),
+    "chisquare": lambda source: iter([Sample(source, 3.0, 3, label="(not implemented)")]),
+    "standard_t": lambda source: iter([Sample(source, 4.0, 3, label="(not implemented)")]),
+    "beta": lambda source: iter([Sample(source, 2.0, 3.0, 3, label="(not implemented)")]),
+    "f": lambda source: iter([Sample(source, 3.0, 5.0, 3, label="(not implemented)")]),
+    "dirichlet": lambda source: iter([Sample(source, np.array([1.5, 2.0, 3.0]), 2,
+                                                   label="(not implemented)")]),
+}
+
+for _cls in SOURCES:
+    for _name in PATHWISE:
+        sample_inputs(getattr(_cls, _name))(_pathwise_samples(_cls, _name))
+
+
+@sample_inputs(np.random.Generator.multivariate_normal)
+def _generator_multivariate_normal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    source, _ = fixed_state_generators(5)
+    mean, cov = rng.standard_normal(3), spd(3, rng)
+    ignore = {"check_valid": "ignore"}  # finite differences perturb cov off symmetry: no warning
+    yield Sample(source, mean, cov, 4, fkwargs=ignore, label="svd (the default)")
+    yield Sample(source, mean.tolist(), cov, (2, 2), fkwargs={**ignore, "method": "eigh"}, label="eigh, a list mean")
+    yield Sample(source, mean.astype(np.float32), cov, fkwargs={**ignore, "method": "cholesky"},
+                 label="cholesky, float32 mean, one draw")
+    yield Sample(source, mean, _fixed(np.eye(3)), 2, fkwargs=ignore, label="mean at cov = I (cov held fixed)")
+    yield Sample(source, mean, np.eye(3), 2, fkwargs=ignore, label="cov = I: no derivative (not implemented)")
+
+
+@sample_inputs(np.random.RandomState.multivariate_normal)
+def _legacy_multivariate_normal_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    _, source = fixed_state_generators(5)
+    mean, cov = rng.standard_normal(2), spd(2, rng)
+    yield Sample(source, mean, cov, 3, "ignore", label="svd")
+    yield Sample(source, mean, cov, fkwargs={"size": (2, 1), "check_valid": "ignore"}, label="size by keyword")
+
+
+def _choice_samples(rng: np.random.Generator, source: Any) -> Iterator[Sample]:
+    x = rng.standard_normal(5)
+    yield Sample(source, x, 7, label="with replacement")
+    yield Sample(source, x, (2, 2), True, _fixed(np.full(5, 0.2)), label="probabilities")
+    yield Sample(source, x, 3, False, label="without replacement")
+    yield Sample(source, 5, 2, label="an integer population (nothing differentiated)")
+
+
+@sample_inputs(np.random.Generator.choice)
+def _generator_choice_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    source = _source(np.random.Generator)
+    yield from _choice_samples(rng, source)
+    yield Sample(source, rng.standard_normal((4, 2)), 2, False, None, 1, label="along axis 1")
+
+
+@sample_inputs(np.random.RandomState.choice)
+def _legacy_choice_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from _choice_samples(rng, _source(np.random.RandomState))
+
+
+@sample_inputs(np.random.Generator.permutation)
+def _generator_permutation_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    source = _source(np.random.Generator)
+    yield Sample(source, rng.standard_normal((4, 2)), label="rows")
+    yield Sample(source, 4, label="an integer (nothing differentiated)")
+    yield Sample(source, rng.standard_normal((2, 3)), 1, label="along axis 1")
+
+
+@sample_inputs(np.random.RandomState.permutation)
+def _legacy_permutation_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    source = _source(np.random.RandomState)
+    yield Sample(source, rng.standard_normal((4, 2)), label="rows")
+    yield Sample(source, 4, label="an integer (nothing differentiated)")
+
+
+def _non_differentiable_calls(source: Any) -> dict[str, list[tuple[Any, ...]]]:
+    return {
+        "rand": [(2, 3)], "randn": [(3,)], "random": [(3,)], "random_sample": [(3,)],
+        "standard_normal": [(3,)], "standard_cauchy": [(2,)], "standard_exponential": [(2,)],
+        "randint": [(0, 5, 3)], "random_integers": [(1, 5, 3)], "integers": [(0, 5, 3)], "bytes": [(4,)],
+        "binomial": [(5, 0.3, 3)], "poisson": [(2.5, 3)], "geometric": [(0.4, 3)], "hypergeometric": [(5, 4, 3, 2)],
+        "logseries": [(0.6, 3)], "multinomial": [(5, [0.25, 0.75], 2)], "negative_binomial": [(3, 0.4, 3)],
+        "zipf": [(2.5, 3)], "multivariate_hypergeometric": [([3, 4], 3, 2)], "seed": [(7,)], "get_state": [()],
+        "set_state": [(_fixed(np.random.RandomState(3).get_state()),)],
+    }
+
+
+def _non_differentiable_sampler_samples(cls: type, name: str) -> Callable[[], Iterator[Sample]]:
+    def samples() -> Iterator[Sample]:
+        source = _source(cls)
+        for args in _non_differentiable_calls(source)[name]:
+            yield Sample(source, *args)
+
+    samples.__qualname__ = f"{cls.__name__}.{name}_samples"
+    return samples
+
+
+def _no_samples() -> Iterator[Sample]:
+    """No sample: these return generators (which the testers cannot compare by value), draw from NumPy's global
+    generator (which every call advances, so no call can be repeated), or write in place (``shuffle``, whose rule
+    raises). ``tests/chainrules/rulesets/arrays/test_random.py`` checks their rules."""
+    return iter(())
+
+
+for _name in NON_DIFFERENTIABLE_SAMPLERS:
+    if _name != "spawn":
+        for _cls in SOURCES:
+            if hasattr(_cls, _name):
+                sample_inputs(getattr(_cls, _name))(_non_differentiable_sampler_samples(_cls, _name))
+sample_inputs(np.random.Generator.spawn, np.random.default_rng, np.random.seed, np.random.ranf, np.random.sample,
+              np.random.Generator.shuffle, np.random.RandomState.shuffle)(_no_samples)

@@ -13,20 +13,15 @@ the input tangent); ``roll`` copies, as NumPy does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    require,
-    unary_cotangent,
-    unary_pushforward,
-)
-from chainrules_core import frule, rrule
+from chainrules.rulesets.arrays._linear_maps import NO, unary_cotangent, unary_pushforward
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import Sample, frule, rrule, sample_inputs
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -74,6 +69,15 @@ def flip_frule(tangents: tuple[Any, ...], m: Any, axis: Any = None) -> tuple[Any
     return y, unary_pushforward(tangents[1], m, y, _flipped(axis))
 
 
+@sample_inputs(np.flip)
+def _flip_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, label="every axis"))
+    yield Sample(x, 1, label="axis by position")
+    yield Sample(x, fkwargs={"axis": (0, 1)}, label="axes by keyword")
+    yield Sample(np.float64(1.5), label="0-d")
+
+
 @rrule.register(np.fliplr, ARRAY_LIKE)
 def fliplr_rrule(m: Any) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.fliplr``.
@@ -108,6 +112,12 @@ def fliplr_frule(tangents: tuple[Any, ...], m: Any) -> tuple[Any, Any]:
     """
     y = np.fliplr(m)
     return y, unary_pushforward(tangents[1], m, y, np.fliplr)
+
+
+@sample_inputs(np.fliplr, np.flipud)
+def _flip_lr_ud_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), label="matrix"))
+    yield Sample([[1.0, 2.0], [3.0, 4.0]], label="nested list")
 
 
 @rrule.register(np.flipud, ARRAY_LIKE)
@@ -190,6 +200,14 @@ def rot90_frule(tangents: tuple[Any, ...], m: Any, k: Any = 1, axes: Any = (0, 1
     return y, unary_pushforward(tangents[1], m, y, _rotated(k, axes))
 
 
+@sample_inputs(np.rot90)
+def _rot90_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, label="once"))
+    yield Sample(x, -3, label="k by position")
+    yield Sample(normal(rng, 2, 3, 2), fkwargs={"k": 2, "axes": (2, 0)}, label="k and axes by keyword")
+
+
 def _rolled(shift: Any, axis: Any) -> Callable[[np.ndarray], np.ndarray]:
     def roll(v: np.ndarray) -> np.ndarray:
         return np.roll(v, shift, axis)
@@ -233,3 +251,12 @@ def roll_frule(tangents: tuple[Any, ...], a: Any, shift: Any = REQUIRED, axis: A
     require("roll", shift=shift)
     y = np.roll(a, shift, axis)
     return y, unary_pushforward(tangents[1], a, y, _rolled(shift, axis))
+
+
+@sample_inputs(np.roll)
+def _roll_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, 2, label="flattened"))
+    yield Sample(x, -1, 1, label="axis by position")
+    yield Sample(x, fkwargs={"shift": (1, 2), "axis": (0, 1)}, label="two axes by keyword")
+    yield Sample(np.zeros((0, 2)), 1, 0, label="empty")

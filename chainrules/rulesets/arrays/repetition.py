@@ -20,21 +20,16 @@ Each pullback is one pass over the output cotangent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    require,
-    unary_cotangent,
-    unary_pushforward,
-)
-from chainrules_core import frule, rrule
+from chainrules.rulesets.arrays._linear_maps import NO, unary_cotangent, unary_pushforward
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import Sample, frule, rrule, sample_inputs
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -93,10 +88,19 @@ def tile_frule(tangents: tuple[Any, ...], A: Any, reps: Any = REQUIRED) -> tuple
     return y, unary_pushforward(tangents[1], A, y, lambda dA: np.tile(dA, reps))
 
 
+@sample_inputs(np.tile)
+def _tile_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, 2, label="an integer"))
+    yield Sample(x, (2, 1, 2), label="more repetitions than axes")
+    yield Sample(normal(rng, 2, 3, 2), fkwargs={"reps": (2, 1)}, label="fewer repetitions than axes, by keyword")
+    yield Sample(1.5, 3, label="a number")
+
+
 # ---- np.repeat, ndarray.repeat -------------------------------------------------------------------------
 def _repeat_adjoint(shape: tuple[int, ...], repeats: Any, axis: Any) -> Callable[[np.ndarray], np.ndarray]:
     """Sum a cotangent of ``np.repeat(a, repeats, axis)`` over each entry's copies."""
-    flat = axis is None
+    flat = axis is None or len(shape) == 0  # NumPy repeats a 0-d array along axis 0 (or -1) as a 1-d one
     work_shape = (int(np.prod(shape, dtype=np.int64)),) if flat else tuple(shape)
     ax = 0 if flat else normalize_axis_index(axis, len(shape))
     n = work_shape[ax]
@@ -193,6 +197,14 @@ def ndarray_repeat_frule(tangents: tuple[Any, ...], a: np.ndarray, repeats: Any 
     return repeat_frule(tangents, a, repeats, axis)
 
 
+@sample_inputs(np.repeat, np.ndarray.repeat)
+def _repeat_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, 2, label="flattened"))
+    yield Sample(x, [1, 0, 2], 1, label="counts per entry (one zero), axis by position")
+    yield Sample(x, fkwargs={"repeats": 3, "axis": 0}, label="by keyword")
+
+
 # ---- np.resize ---------------------------------------------------------------------------------------
 def _resize_adjoint(shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """Sum a cotangent of ``np.resize(a, new_shape)`` over the cycles through ``a.ravel()``."""
@@ -246,3 +258,11 @@ def resize_frule(tangents: tuple[Any, ...], a: Any, new_shape: Any = REQUIRED) -
     require("resize", new_shape=new_shape)
     y = np.resize(a, new_shape)
     return y, unary_pushforward(tangents[1], a, y, lambda da: np.resize(da, new_shape))
+
+
+@sample_inputs(np.resize)
+def _resize_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, (3, 4), label="larger: entries repeat"))
+    yield Sample(x, 4, label="smaller")
+    yield Sample(x, fkwargs={"new_shape": (2, 0)}, label="empty, by keyword")

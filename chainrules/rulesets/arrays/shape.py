@@ -24,32 +24,40 @@ through them into an array somebody else holds (``add_`` copies a read-only accu
 Array-likes
 -----------
 The array argument may be a number, an ndarray or a (nested) list or tuple; a list gets a
-``Tangent(list, ...)`` cotangent (see :mod:`chainrules.rulesets.arrays._common`).
+``Tangent(list, ...)`` cotangent (see :mod:`chainrules.rulesets.arrays._linear_maps`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._gather_scatter import index_grid
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
-    differentiable,
-    index_grid,
     own,
-    project_input,
-    read_cotangents,
-    require,
     sequence_output_tangent,
     tangent_array,
     unary_cotangent,
     unary_pushforward,
 )
-from chainrules_core import NotImplementedTangent, Varargs, ZeroTangent, frule, rrule, unbroadcast
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    Varargs,
+    ZeroTangent,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -188,6 +196,26 @@ def ndarray_reshape_frule(tangents: tuple[Any, ...], a: np.ndarray, *shape: Any,
     return reshape_frule((NO, tangents[1], NO), a, _method_shape(shape), order, copy=copy)
 
 
+@sample_inputs(np.reshape)
+def _reshape_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, (3, 2), label="matrix to matrix"))
+    yield Sample(x, (6,), "F", label="order F by position")
+    yield Sample(x, fkwargs={"shape": (1, 6), "order": "A"}, label="shape and order by keyword")
+    # (order 'A' of a Fortran array: see _flatten_samples)
+    yield Sample(np.float64(1.5), (1, 1), label="0-d to 2-d")
+    yield Sample(np.zeros((0, 3)), (3, 0), label="empty")
+    yield Sample([[1.0, 2.0], [3.0, 4.0]], -1, label="nested list")
+
+
+@sample_inputs(np.ndarray.reshape)
+def _ndarray_reshape_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield Sample(x, 3, 2, label="shape as integers")
+    yield Sample(x, (6,), fkwargs={"order": "F"}, label="shape as a tuple, order F")
+    yield Sample(x.astype(np.float32), -1, label="float32")
+
+
 # ---- np.ravel, ndarray.ravel, ndarray.flatten ----------------------------------------------------
 def _flatten_rrule(name: str, a: Any, y: Any, order: Any) -> Callable[[Any], Any]:
     eff = resolved_order(a, order, ravel=True)
@@ -312,6 +340,18 @@ def ndarray_flatten_frule(tangents: tuple[Any, ...], a: np.ndarray, order: Any =
     return y, _flatten_frule(tangents[1], a, y, order)
 
 
+@sample_inputs(np.ravel, np.ndarray.ravel, np.ndarray.flatten)
+def _flatten_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 2, 3)
+    yield from with_dtypes(Sample(x, label="C order"))
+    yield Sample(x, "F", label="order F by position")
+    yield Sample(x, fkwargs={"order": "A"}, label="order A by keyword")
+    yield Sample(x, "K", label="order K")
+    # 'A' and 'K' of Fortran or strided layouts read the primal's layout: finite differences must hold the
+    # layout fixed, which the testers' perturbations do not (tests/.../test_shape.py checks them so).
+    yield Sample(np.zeros((2, 0)), label="empty")
+
+
 # ---- np.squeeze, ndarray.squeeze, np.expand_dims ---------------------------------------------------
 def _reshape_back(a: Any) -> Callable[[np.ndarray], np.ndarray]:
     shape = np.shape(a)
@@ -404,6 +444,15 @@ def ndarray_squeeze_frule(tangents: tuple[Any, ...], a: np.ndarray, axis: Any = 
     return y, unary_pushforward(tangents[1], a, y, _reshape_to(y))
 
 
+@sample_inputs(np.squeeze, np.ndarray.squeeze)
+def _squeeze_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 1, 3, 1)
+    yield from with_dtypes(Sample(x, label="every length-one axis"))
+    yield Sample(x, 2, label="axis by position")
+    yield Sample(x, fkwargs={"axis": (0, 2)}, label="axes by keyword")
+    yield Sample(normal(rng, 1, 1), label="to 0-d")
+
+
 @rrule.register(np.expand_dims, ARRAY_LIKE)
 def expand_dims_rrule(a: Any, axis: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.expand_dims``: the cotangent loses the inserted axes.
@@ -442,6 +491,36 @@ def expand_dims_frule(tangents: tuple[Any, ...], a: Any, axis: Any = REQUIRED) -
     return y, unary_pushforward(tangents[1], a, y, _reshape_to(y))
 
 
+@sample_inputs(np.expand_dims)
+def _expand_dims_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 3), 1, label="one axis"))
+    yield Sample(normal(rng, 3), fkwargs={"axis": (0, -1)}, label="two axes by keyword")
+    yield Sample(2.5, 0, label="a number")
+
+
+# ---- functions with one output per input: atleast_*d of several arrays, broadcast_arrays, ix_ ---------
+def _reshaped_to(d: Any, a: Any) -> Any:
+    return own(np.reshape(d, np.shape(a)), d)
+
+
+def _summed_to(d: Any, a: Any) -> Any:
+    return unbroadcast(np.asarray(d), np.shape(a))
+
+
+def _per_output_cotangents(parts: Any, projectors: list[Callable[[Any], Any]], inputs: tuple[Any, ...],
+                           adjoint: Callable[[Any, Any], Any]) -> list[Any]:
+    """The cotangent of each input from the read cotangent of its own output (``None`` parts are zeros)."""
+    if not isinstance(parts, list):  # a zero or a not-implemented tangent for the whole output
+        return [p(parts) for p in projectors]
+    out = []
+    for project, d, a in zip(projectors, parts, inputs):
+        if d is None or isinstance(d, NotImplementedTangent):
+            out.append(project(ZeroTangent() if d is None else d))
+        else:
+            out.append(project(adjoint(d, a)))
+    return out
+
+
 # ---- np.atleast_1d, np.atleast_2d, np.atleast_3d -------------------------------------------------
 def _atleast_rrule(f: Any, name: str, arys: tuple[Any, ...]) -> tuple[Any, Pullback]:
     y = f(*arys)
@@ -452,16 +531,10 @@ def _atleast_rrule(f: Any, name: str, arys: tuple[Any, ...]) -> tuple[Any, Pullb
             return NO, cotangent(dy)
 
     else:
-        projectors = [project_input(a) for a in arys]
-        where = f"{name} pullback"
+        projectors = [cotangent_projector(a) for a in arys]
 
         def atleast_pullback(dy: Any) -> tuple[Any, ...]:
-            parts = read_cotangents(dy, y, where)
-            if not isinstance(parts, list):
-                zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-                return NO, *(p(zero) for p in projectors)
-            return NO, *(p(ZeroTangent() if d is None else own(np.reshape(d, np.shape(a)), d))
-                         for p, d, a in zip(projectors, parts, arys))
+            return NO, *_per_output_cotangents(read_cotangents(dy, y, name), projectors, arys, _reshaped_to)
 
     atleast_pullback.__name__ = atleast_pullback.__qualname__ = f"{f.__name__}_pullback"
     return y, atleast_pullback
@@ -566,6 +639,14 @@ def atleast_3d_frule(tangents: tuple[Any, ...], *arys: Any) -> tuple[Any, Any]:
     return _atleast_frule(np.atleast_3d, tangents, arys)
 
 
+@sample_inputs(np.atleast_1d, np.atleast_2d, np.atleast_3d)
+def _atleast_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(2.5, label="a number")
+    yield from with_dtypes(Sample(normal(rng, 3), label="a vector"))
+    yield Sample(normal(rng, 2, 2, 2), label="already 3-d")
+    yield Sample(normal(rng, 2), 1.5, np.arange(3), label="several arrays (a tuple output)")
+
+
 # ---- np.broadcast_to, np.broadcast_arrays ------------------------------------------------------------
 def _unbroadcast_to(a: Any) -> Callable[[np.ndarray], Any]:
     shape = np.shape(a)
@@ -616,6 +697,14 @@ def broadcast_to_frule(tangents: tuple[Any, ...], array: Any, shape: Any = REQUI
     return y, unary_pushforward(tangents[1], array, y, lambda da: np.broadcast_to(da, np.shape(y)))
 
 
+@sample_inputs(np.broadcast_to)
+def _broadcast_to_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 3), (2, 3), label="new leading axis"))
+    yield Sample(normal(rng, 2, 1), fkwargs={"shape": (2, 4)}, label="length-one axis, shape by keyword")
+    yield Sample(1.5, (2, 2), label="a number")
+    yield Sample(normal(rng, 3), (0, 3), label="to an empty array")
+
+
 @rrule.register(np.broadcast_arrays, Varargs(ARRAY_LIKE))
 def broadcast_arrays_rrule(*args: Any, subok: Any = False) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.broadcast_arrays``: each output's cotangent summed back to its input.
@@ -632,15 +721,11 @@ def broadcast_arrays_rrule(*args: Any, subok: Any = False) -> tuple[Any, Pullbac
     (NoTangent(), array([1., 1.]), ZeroTangent())
     """
     y = np.broadcast_arrays(*args, subok=subok)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
 
     def broadcast_arrays_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.broadcast_arrays pullback")
-        if not isinstance(parts, list):
-            zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-            return NO, *(p(zero) for p in projectors)
-        return NO, *(p(ZeroTangent() if d is None else unbroadcast(d, np.shape(a)))
-                     for p, d, a in zip(projectors, parts, args))
+        parts = read_cotangents(dy, y, "np.broadcast_arrays")
+        return NO, *_per_output_cotangents(parts, projectors, args, _summed_to)
 
     return y, broadcast_arrays_pullback
 
@@ -666,6 +751,13 @@ def broadcast_arrays_frule(tangents: tuple[Any, ...], *args: Any, subok: Any = F
     return y, sequence_output_tangent(None if all(v is None for v in values) else values, y)
 
 
+@sample_inputs(np.broadcast_arrays)
+def _broadcast_arrays_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 2, 1), normal(rng, 3), label="two arrays")
+    yield Sample(normal(rng, 3).astype(np.float32), 2.0, np.arange(3), label="float32, a number and integers")
+    yield Sample(normal(rng, 1, 2, dtype=np.complex128), normal(rng, 2, 1), label="complex and real")
+
+
 
 # ---- np.ix_ -------------------------------------------------------------------------------------------
 @rrule.register(np.ix_, Varargs(ARRAY_LIKE))
@@ -684,15 +776,10 @@ def ix_rrule(*args: Any) -> tuple[Any, Pullback]:
     (array([1., 1.]), NoTangent())
     """
     y = np.ix_(*args)
-    projectors = [project_input(a) for a in args]
+    projectors = [cotangent_projector(a) for a in args]
 
     def ix_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, "np.ix_ pullback")
-        if not isinstance(parts, list):
-            zero = parts if isinstance(parts, NotImplementedTangent) else ZeroTangent()
-            return NO, *(p(zero) for p in projectors)
-        return NO, *(p(ZeroTangent() if d is None else own(np.reshape(d, np.shape(a)), d))
-                     for p, d, a in zip(projectors, parts, args))
+        return NO, *_per_output_cotangents(read_cotangents(dy, y, "np.ix_"), projectors, args, _reshaped_to)
 
     return y, ix_pullback
 
@@ -716,3 +803,11 @@ def ix_frule(tangents: tuple[Any, ...], *args: Any) -> tuple[Any, Any]:
             return y, value
         values.append(None if value is None else np.reshape(value, np.shape(yk)))
     return y, sequence_output_tangent(None if all(v is None for v in values) else values, y)
+
+
+@sample_inputs(np.ix_)
+def _ix_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(normal(rng, 3), label="one float vector")
+    yield Sample(normal(rng, 2), np.array([0, 2]), label="floats and an index vector")
+    yield Sample(normal(rng, 3).astype(np.float32), normal(rng, 2), label="two float vectors")
+    yield Sample(np.array([True, False]), np.array([1]), label="boolean and integer (nothing differentiated)")

@@ -33,26 +33,32 @@ into the entries, in place under ``add_``). The in-place methods ``ndarray.sort`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
-    NO,
-    REQUIRED,
-    ZERO,
-    differentiable,
-    gathered_cotangent,
-    gathered_tangent,
-    project_input,
-    require,
-    tangent_array,
-)
+from chainrules.rulesets.arrays._gather_scatter import gathered_cotangent, gathered_tangent
+from chainrules.rulesets.arrays._linear_maps import NO, ZERO, tangent_array
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
 from chainrules.rulesets.arrays.gathering import _along_axis_index
-from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, Varargs, backing, frule, rrule, unthunk
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Sample,
+    Tangent,
+    Varargs,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+    unthunk,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
@@ -136,6 +142,17 @@ def sort_frule(tangents: tuple[Any, ...], a: Any, axis: Any = -1, kind: Any = No
     return y, _sorted_tangent(tangents[1], a, y, perm)
 
 
+# Sorting is differentiable where the values are distinct (at a tie the derivative does not exist): the
+# samples are continuous random values, distinct with probability one.
+@sample_inputs(np.sort)
+def _sort_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, label="last axis"))
+    yield Sample(x, 0, "stable", label="axis and kind by position")
+    yield Sample(x, fkwargs={"axis": None, "stable": True}, label="flattened, by keyword")
+    yield Sample([2.5, -1.0, 0.5], label="a list")
+
+
 # ---- np.partition ---------------------------------------------------------------------------------------
 def _partition_permutation(a: Any, kth: Any, axis: Any, kind: Any, order: Any = None) -> _Permutation:
     arr = np.asarray(a)
@@ -185,6 +202,14 @@ def partition_frule(tangents: tuple[Any, ...], a: Any, kth: Any = REQUIRED, axis
     return y, _sorted_tangent(tangents[1], a, y, perm)
 
 
+@sample_inputs(np.partition)
+def _partition_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 4)
+    yield from with_dtypes(Sample(x, 1, label="one kth"))
+    yield Sample(x, (0, 2), 0, label="two kth along axis 0")
+    yield Sample(x, fkwargs={"kth": 5, "axis": None}, label="flattened, by keyword")
+
+
 # ---- np.sort_complex ---------------------------------------------------------------------------------------
 @rrule.register(np.sort_complex, ARRAY_LIKE)
 def sort_complex_rrule(a: Any) -> tuple[Any, Pullback]:
@@ -223,6 +248,12 @@ def sort_complex_frule(tangents: tuple[Any, ...], a: Any) -> tuple[Any, Any]:
     return y, _sorted_tangent(tangents[1], a, y, perm)
 
 
+@sample_inputs(np.sort_complex)
+def _sort_complex_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 5), label="real"), float32=True, complex128=False)
+    yield Sample(normal(rng, 5, dtype=np.complex128), label="complex")
+
+
 # ---- np.unique and the unique_* functions -------------------------------------------------------------------
 def _first_occurrences(ar: Any, axis: Any, equal_nan: bool) -> _Permutation:
     """The entries (rows along ``axis``) of ``ar`` whose values ``np.unique`` returns."""
@@ -244,24 +275,19 @@ def _unique_positions(ar: Any, values: Any, axis: Any, equal_nan: bool, in_order
     return _matching_first_occurrences(ar, np.asarray(values))
 
 
-def _values_cotangent(dy: Any, values: Any) -> Any:
-    """The cotangent of the ``values`` part of a tuple output (a ``Tangent``, tuple or list)."""
-    dy = unthunk(dy)
-    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
-        return dy
-    if isinstance(dy, Tangent):
-        parts = backing(dy)
-        return parts["values"] if isinstance(parts, dict) else parts[0]
-    if isinstance(dy, (tuple, list)):
-        return dy[0]
-    return dy
+def _values_cotangent(dy: Any, y: Any, name: str) -> Any:
+    """The cotangent of the ``values`` part of a tuple output (read part by part: the others are integers)."""
+    parts = read_cotangents(dy, y, name)
+    if not isinstance(parts, list):
+        return parts
+    return ZERO if parts[0] is None else parts[0]
 
 
 def _unique_rrule(name: str, ar: Any, y: Any, values: Any, perm: _Permutation) -> Callable[[Any], Any]:
     _, cotangent_values = _sorted_rule(name, ar, perm)
 
     def unique_cotangent(dy: Any) -> Any:
-        return cotangent_values(_values_cotangent(dy, values) if y is not values else dy)
+        return cotangent_values(_values_cotangent(dy, y, name) if y is not values else dy)
 
     return unique_cotangent
 
@@ -322,6 +348,17 @@ def unique_frule(tangents: tuple[Any, ...], ar: Any, return_index: Any = False, 
     return y, _unique_tangent(tangents[1], ar, y, values, perm)
 
 
+@sample_inputs(np.unique)
+def _unique_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Distinct values: a repeated value's copies cannot move apart without changing the output's length, so
+    # finite differences check unique (a sort there); tests/.../test_sorting.py checks where repeats' cotangents go.
+    x = normal(rng, 5)
+    yield from with_dtypes(Sample(x, label="values"))
+    yield Sample(x, True, True, True, label="with index, inverse and counts (a tuple)")
+    yield Sample(normal(rng, 3, 2), False, False, False, 0, label="rows (axis 0)")
+    yield Sample(x, fkwargs={"return_counts": True, "sorted": False}, label="by keyword, unsorted")
+
+
 def _register_unique_variant(f: Any, name: str) -> None:
     """Rules of ``np.unique_values``/``unique_all``/``unique_counts``/``unique_inverse``."""
 
@@ -375,6 +412,18 @@ for _f in (np.unique_values, np.unique_all, np.unique_counts, np.unique_inverse)
     _register_unique_variant(_f, f"np.{_f.__name__}")
 
 
+@sample_inputs(np.unique_values, np.unique_all, np.unique_counts, np.unique_inverse)
+def _unique_variant_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 5), label="distinct values"), complex128=False)
+    yield Sample(normal(rng, 2, 3), label="a matrix")
+
+
+@sample_inputs(np.unique_all, np.unique_counts, np.unique_inverse)
+def _unique_complex_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # (np.unique_values returns complex values in hash order, which a perturbation may change)
+    yield Sample(normal(rng, 4, dtype=np.complex128), label="complex")
+
+
 
 # ---- set operations: union1d, intersect1d, setdiff1d, setxor1d ------------------------------------------------
 def _joined(ar1: Any, ar2: Any) -> np.ndarray:
@@ -394,14 +443,15 @@ def _set_rules(f: Any, name: str) -> None:
         both = _joined(ar1, ar2)
         perm = _matching_first_occurrences(both, np.asarray(values))
         cotangent_both = _sorted_rule(name, both, perm)[1] if differentiable(both) else None
-        project_1, project_2 = project_input(ar1), project_input(ar2)
+        project_1, project_2 = cotangent_projector(ar1), cotangent_projector(ar2)
         n1 = int(np.size(ar1))
 
         def set_pullback(dy: Any) -> tuple[Any, ...]:
             rest = (NO,) * len(args)
+            dy = _values_cotangent(dy, y, name) if y is not values else read_cotangent(dy, y, name)
             if cotangent_both is None:
                 return (NO, NO, NO, *rest)
-            d = unthunk(cotangent_both(_values_cotangent(dy, values) if y is not values else dy))
+            d = unthunk(cotangent_both(dy))
             if isinstance(d, (AbstractZero, NotImplementedTangent)):
                 return (NO, project_1(d), project_2(d), *rest)
             d1 = project_1(np.reshape(d[:n1], np.shape(ar1)))
@@ -438,3 +488,23 @@ def _set_rules(f: Any, name: str) -> None:
 
 for _set_function in (np.union1d, np.intersect1d, np.setdiff1d, np.setxor1d):
     _set_rules(_set_function, f"np.{_set_function.__name__}")
+
+
+@sample_inputs(np.union1d, np.setdiff1d, np.setxor1d, np.intersect1d)
+def _set_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # Disjoint sets: a value common to both arrays cannot move in one without leaving (or entering) the
+    # output, so finite differences check the rules only without common values (tests/.../test_sorting.py
+    # checks where a common value's cotangent goes).
+    a, b = np.array([3.0, 1.5, 2.25, 7.0]), np.array([2.0, 3.5, 9.5])
+    yield Sample(a, b, label="disjoint")
+    yield Sample(a.astype(np.float32), [2.0, 3.5], label="float32 and a list")
+
+
+@sample_inputs(np.setdiff1d, np.setxor1d, np.intersect1d)
+def _assume_unique_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(np.array([3.0, 1.5, 2.25]), np.array([2.0, 3.5]), True, label="assume_unique by position")
+
+
+@sample_inputs(np.intersect1d)
+def _intersect1d_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(np.array([3.0, 1.5]), np.array([2.0]), fkwargs={"return_indices": True}, label="with indices")

@@ -20,47 +20,55 @@ frule returns a ``Tangent`` of the output's type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from chainrules.rulesets.arrays._common import (
-    ARRAY_LIKE,
+from chainrules.rulesets.arrays._linear_maps import (
     NO,
-    REQUIRED,
     ZERO,
+    any_not_implemented,
     cast_like,
-    differentiable,
     own,
-    project_input,
-    read_cotangents,
-    require,
     sequence_output_tangent,
     tangent_array,
     tangent_dtype,
     zero_result,
 )
-from chainrules_core import NotImplementedTangent, frule, rrule
+from chainrules.rulesets.arrays._sample_arrays import normal, with_dtypes
+from chainrules.rulesets.arrays._signatures import ARRAY_LIKE, REQUIRED, require
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    cotangent_projector,
+    differentiable,
+    frule,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+)
 
 Pullback = Callable[[Any], tuple[Any, ...]]
 
 
 def _pieces_cotangent(name: str, ary: Any, pieces: Any, axis: int) -> Callable[[Any], Any]:
     """The cotangent of ``ary`` split along ``axis`` into ``pieces``: their cotangents joined."""
-    project_ary = project_input(ary)
+    project_ary = cotangent_projector(ary)
     shape = np.shape(ary)
     bounds = np.cumsum([0] + [np.shape(p)[axis] for p in pieces])
-    where = f"{name} pullback"
 
     def pieces_cotangent(dy: Any) -> Any:
+        parts = read_cotangents(dy, pieces, name)
         if not differentiable(ary):
             return NO
-        parts = read_cotangents(dy, pieces, where)
         if not isinstance(parts, list):
             return zero_result(parts)
-        present = [p for p in parts if p is not None]
+        missing = any_not_implemented(*parts)
+        if missing is not None:
+            return missing
+        present = [np.asarray(p) for p in parts if p is not None]
         if not present:
             return zero_result(parts)
         dtype = np.result_type(tangent_dtype(ary), *(p.dtype for p in present))
@@ -68,7 +76,7 @@ def _pieces_cotangent(name: str, ary: Any, pieces: Any, axis: int) -> Callable[[
         moved = np.moveaxis(out, axis, 0)
         for part, start, stop in zip(parts, bounds[:-1], bounds[1:]):
             if part is not None:
-                moved[start:stop] = np.moveaxis(part, axis, 0)
+                moved[start:stop] = np.moveaxis(np.asarray(part), axis, 0)
         return project_ary(cast_like(out, ary))
 
     return pieces_cotangent
@@ -147,6 +155,14 @@ def split_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any = 
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.split(v, indices_or_sections, axis))
 
 
+@sample_inputs(np.split)
+def _split_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 4, 3)
+    yield from with_dtypes(Sample(x, 2, label="equal sections"))
+    yield Sample(x, [1, 3], 0, label="at indices, axis by position")
+    yield Sample(x, fkwargs={"indices_or_sections": [2, 2], "axis": 1}, label="an empty piece, by keyword")
+
+
 @rrule.register(np.array_split, ARRAY_LIKE)
 def array_split_rrule(ary: Any, indices_or_sections: Any = REQUIRED, axis: Any = 0) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.array_split`` (pieces of unequal lengths).
@@ -184,6 +200,14 @@ def array_split_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: 
     require("array_split", indices_or_sections=indices_or_sections)
     y = np.array_split(ary, indices_or_sections, axis)
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.array_split(v, indices_or_sections, axis))
+
+
+@sample_inputs(np.array_split)
+def _array_split_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 5, 2)
+    yield Sample(x[:4], 2, label="equal sections")
+    yield from with_dtypes(Sample(x, 3, label="unequal sections"))
+    yield Sample(x, [2], 1, label="at an index along axis 1")
 
 
 # ---- np.hsplit, np.vsplit, np.dsplit ---------------------------------------------------------------------
@@ -224,6 +248,12 @@ def hsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.hsplit(v, indices_or_sections))
 
 
+@sample_inputs(np.hsplit)
+def _hsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 4), 2, label="matrix"))
+    yield Sample(normal(rng, 4), [1], label="vector (axis 0)")
+
+
 @rrule.register(np.vsplit, ARRAY_LIKE)
 def vsplit_rrule(ary: Any, indices_or_sections: Any = REQUIRED) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.vsplit`` (the first axis).
@@ -260,6 +290,12 @@ def vsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     require("vsplit", indices_or_sections=indices_or_sections)
     y = np.vsplit(ary, indices_or_sections)
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.vsplit(v, indices_or_sections))
+
+
+@sample_inputs(np.vsplit)
+def _vsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 4, 2), 2, label="matrix"))
+    yield Sample(normal(rng, 3, 2, 2), [1], label="3-d")
 
 
 @rrule.register(np.dsplit, ARRAY_LIKE)
@@ -299,6 +335,11 @@ def dsplit_frule(tangents: tuple[Any, ...], ary: Any, indices_or_sections: Any =
     return y, _split_tangent(tangents[1], ary, y, lambda v: np.dsplit(v, indices_or_sections))
 
 
+@sample_inputs(np.dsplit)
+def _dsplit_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield from with_dtypes(Sample(normal(rng, 2, 1, 4), 2, label="3-d"))
+
+
 # ---- np.unstack ---------------------------------------------------------------------------------------
 @rrule.register(np.unstack, ARRAY_LIKE)
 def unstack_rrule(x: Any, *, axis: Any = 0) -> tuple[Any, Pullback]:
@@ -318,13 +359,14 @@ def unstack_rrule(x: Any, *, axis: Any = 0) -> tuple[Any, Pullback]:
     split_axis = normalize_axis_index(axis, ndim) if ndim else 0
     expanded = [np.expand_dims(yk, split_axis) for yk in y]
     cotangent_pieces = _pieces_cotangent("np.unstack", x, expanded, split_axis)
-    where = "np.unstack pullback"
 
     def unstack_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = read_cotangents(dy, y, where)
-        if not isinstance(parts, list):
-            return NO, cotangent_pieces(parts)
-        return NO, cotangent_pieces([ZERO if p is None else np.expand_dims(p, split_axis) for p in parts])
+        parts = read_cotangents(dy, y, "np.unstack")
+        if isinstance(parts, list):
+            missing = any_not_implemented(*parts)
+            parts = missing if missing is not None else [ZERO if p is None else np.expand_dims(p, split_axis)
+                                                         for p in parts]
+        return NO, cotangent_pieces(parts)
 
     return y, unstack_pullback
 
@@ -342,3 +384,11 @@ def unstack_frule(tangents: tuple[Any, ...], x: Any, *, axis: Any = 0) -> tuple[
     """
     y = np.unstack(x, axis=axis)
     return y, _split_tangent(tangents[1], x, y, lambda v: np.unstack(v, axis=axis))
+
+
+@sample_inputs(np.unstack)
+def _unstack_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    x = normal(rng, 3, 2)
+    yield from with_dtypes(Sample(x, label="rows"))
+    yield Sample(x, fkwargs={"axis": 1}, label="columns by keyword")
+    yield Sample(normal(rng, 3), label="a vector: 0-d pieces")

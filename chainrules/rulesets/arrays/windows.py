@@ -2,7 +2,7 @@
 
 ``np.bartlett``, ``np.blackman``, ``np.hamming`` and ``np.hanning`` depend only on the
 integer length ``M`` and are declared non-differentiable in
-:mod:`~chainrules.rulesets.arrays.nondifferentiable`. The Kaiser window also depends on
+:mod:`~chainrules.rulesets.arrays.non_differentiable`. The Kaiser window also depends on
 its shape parameter ``beta``:
 
 ``w_n = I0(beta s_n) / I0(beta)``, ``s_n = sqrt(1 - ((n - alpha) / alpha)^2)``, ``alpha = (M - 1) / 2``
@@ -23,19 +23,24 @@ float32 cotangent); complex ``beta`` has no rule.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import scipy.special
 
+from chainrules.rulesets.arrays._linear_maps import zero_result
 from chainrules_core import (
     AbstractZero,
     NoTangent,
+    Sample,
     ZeroTangent,
-    check_cotangent_shape,
     cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
@@ -86,10 +91,9 @@ def kaiser_rrule(M: Any, beta: Any) -> Any:
     project_beta = cotangent_projector(beta)
 
     def kaiser_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), NoTangent(), project_beta(ZeroTangent())
-        check_cotangent_shape(dy, y.shape, "np.kaiser pullback: output cotangent")
+        dy = read_cotangent(dy, y, "np.kaiser")
+        if passes_through(dy):
+            return NoTangent(), NoTangent(), project_beta(zero_result(dy))
         dbeta = float(np.sum(kaiser_beta_derivative(M, beta) * np.real(np.asarray(dy))))
         return NoTangent(), NoTangent(), project_beta(np.reshape(dbeta, ()) if isinstance(beta, np.ndarray) else dbeta)
 
@@ -113,3 +117,12 @@ def kaiser_frule(tangents: Any, M: Any, beta: Any) -> Any:
     if isinstance(dbeta, AbstractZero) or np.asarray(beta).dtype.kind != "f":
         return y, ZeroTangent()
     return y, kaiser_beta_derivative(M, beta) * float(np.real(dbeta))
+
+
+@sample_inputs(np.kaiser)
+def _kaiser_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    yield Sample(5, 2.5, label="beta 2.5")
+    yield Sample(4, 0.0, label="beta 0: a flat window")
+    yield Sample(6, np.float32(8.0), label="float32 beta")
+    yield Sample(3, np.array(1.5), label="0-d array beta")
+    yield Sample(1, 3.0, label="one point")

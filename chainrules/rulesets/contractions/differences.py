@@ -32,27 +32,27 @@ from typing import Any, Literal, NamedTuple, SupportsIndex
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    differentiable,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
+    NUMERIC,
     AbstractZero,
     NoTangent,
+    NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     Varargs,
     ZeroTangent,
-    backing,
-    check_cotangent_shape,
+    cotangent_projector,
+    differentiable,
     frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
 
 _NO_VALUE: Any = getattr(np, "_NoValue", None)  # NumPy's "argument not given" default
@@ -103,6 +103,7 @@ def diff_rrule(a: np.ndarray, n: SupportsIndex = 1, axis: SupportsIndex = -1, pr
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.diff, np.array([1.0, 4.0, 9.0]))
     >>> unthunk(pullback(np.array([1.0, 1.0]))[1])
     array([-1.,  0.,  1.])
@@ -110,16 +111,17 @@ def diff_rrule(a: np.ndarray, n: SupportsIndex = 1, axis: SupportsIndex = -1, pr
     n, axis = operator.index(n), operator.index(axis)
     y = np.diff(a, n, axis, prepend, append)
     ax = axis % a.ndim
-    project_a = project_to(a)
-    edges = [(x, project_to(x) if _given(x) else None) for x in (prepend, append)]
+    project_a = cotangent_projector(a)
+    edges = [(x, cotangent_projector(x) if _given(x) else None) for x in (prepend, append)]
     lengths = [_diff_edge(x, a, ax).shape[ax] if _given(x) and n else 0 for x, _ in edges]
 
     def diff_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_cotangent(dy, y, np.diff)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return (NoTangent(), project_a(zero), NoTangent(), NoTangent(),
+                    *(NoTangent() if p is None else p(zero) for _, p in edges))
         zeros = tuple(NoTangent() if p is None else p(ZeroTangent()) for _, p in edges)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), NoTangent(), NoTangent(), *zeros
-        check_cotangent_shape(dy, np.shape(y), "np.diff pullback: output cotangent")
         if n == 0:
             return NoTangent(), project_a(dy), NoTangent(), NoTangent(), *zeros
         combined = diff_adjoint(np.asarray(dy), n, ax)
@@ -172,21 +174,22 @@ def ediff1d_rrule(ary: np.ndarray, to_end: Any = None, to_begin: Any = None) -> 
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.ediff1d, np.array([1.0, 4.0, 9.0]), None, 0.0)
     >>> tuple(map(unthunk, pullback(np.array([5.0, 1.0, 1.0]))[1:]))
     (array([-1.,  0.,  1.]), NoTangent(), 5.0)
     """
     y = np.ediff1d(ary, to_end, to_begin)
-    project_ary = project_to(ary)
-    project_end, project_begin = project_to(to_end), project_to(to_begin)  # None gives NoTangent()
+    project_ary = cotangent_projector(ary)
+    project_end, project_begin = cotangent_projector(to_end), cotangent_projector(to_begin)  # None gives NoTangent()
     n_begin = 0 if to_begin is None else np.size(to_begin)
     n_mid = max(ary.size - 1, 0)
 
     def ediff1d_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_ary(dy), project_end(dy), project_begin(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.ediff1d pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.ediff1d)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_ary(zero), project_end(zero), project_begin(zero)
         dy = np.asarray(dy)
         mid = dy[n_begin:n_begin + n_mid]
         dary = lazy_cotangent(project_ary, lambda: np.reshape(diff_adjoint(mid, 1, 0) if ary.size else mid, ary.shape))
@@ -324,47 +327,36 @@ def _gradient_axes(f: np.ndarray, varargs: tuple[Any, ...], axis: Any) -> list[_
     return out
 
 
-def _gradient_parts(dy: Any, n_axes: int) -> list[Any]:
-    """The output cotangent as one cotangent per differentiated axis (a zero for each missing one)."""
-    dy = unthunk(dy)
-    if n_axes == 1:
-        return [dy]
-    if isinstance(dy, AbstractZero):
-        return [dy] * n_axes
-    parts = backing(dy) if isinstance(dy, Tangent) else dy
-    if not isinstance(parts, (tuple, list)) or len(parts) != n_axes:
-        raise ValueError(f"np.gradient pullback: the output is a tuple of {n_axes} arrays; got a cotangent of "
-                         f"type {type(dy).__name__}" + (f" with {len(parts)} parts" if isinstance(parts, (tuple, list))
-                                                         else ""))
-    return [unthunk(p) for p in parts]
-
-
-@rrule.register(np.gradient, np.ndarray, Varargs(NUMBER_OR_ARRAY))
+@rrule.register(np.gradient, np.ndarray, Varargs(NUMERIC))
 def gradient_rrule(f: np.ndarray, *varargs: Any, axis: Any = None, edge_order: Literal[1, 2] = 1) -> Any:
     """Reverse rule of ``np.gradient(f, *varargs, axis=..., edge_order=...)``, w.r.t. ``f`` and the spacings.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.gradient, np.array([1.0, 4.0, 9.0]), 0.5)
     >>> unthunk(pullback(np.array([1.0, 0.0, 0.0]))[1])
     array([-2.,  2.,  0.])
     """
     y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
     axes = _gradient_axes(f, varargs, axis)
-    project_f = project_to(f)
-    projectors = [project_to(v) for v in varargs]
+    project_f = cotangent_projector(f)
+    projectors = [cotangent_projector(v) for v in varargs]
     values = np.asarray(f, dtype=np.result_type(f, np.float64)) if f.dtype.kind not in "fc" else f
     outputs = y if isinstance(y, tuple) else (y,)
 
     def gradient_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = _gradient_parts(dy, len(axes))
-        live = []
-        for k, (part, out) in enumerate(zip(parts, outputs)):
-            if isinstance(part, AbstractZero):
-                continue
-            label = "output cotangent" if len(axes) == 1 else f"cotangent of output {k}"
-            check_cotangent_shape(part, out.shape, f"np.gradient pullback: {label}")
-            live.append((axes[k], np.asarray(part)))
+        if len(axes) == 1:
+            read = read_cotangent(dy, outputs[0], np.gradient)
+            parts: Any = read if passes_through(read) else [read]
+        else:
+            parts = read_cotangents(dy, outputs, np.gradient)
+        missing = parts if passes_through(parts) else next(
+            (part for part in parts if isinstance(part, NotImplementedTangent)), None)
+        if missing is not None:  # a zero, or a part nobody has implemented: passed on to every input
+            zero = passed_on(missing)
+            return NoTangent(), project_f(zero), *(p(zero) for p in projectors)
+        live = [(axes[k], np.asarray(part)) for k, part in enumerate(parts) if part is not None]
         if not live:
             return NoTangent(), project_f(ZeroTangent()), *(p(ZeroTangent()) for p in projectors)
 
@@ -410,7 +402,7 @@ def _coordinate_adjoint(dh: np.ndarray) -> np.ndarray:
     return diff_adjoint(dh, 1, 0)
 
 
-@frule.register(np.gradient, np.ndarray, Varargs(NUMBER_OR_ARRAY))
+@frule.register(np.gradient, np.ndarray, Varargs(NUMERIC))
 def gradient_frule(tangents: Any, f: np.ndarray, *varargs: Any, axis: Any = None, edge_order: Literal[1, 2] = 1) -> Any:
     """Forward rule of ``np.gradient``: the gradient of ``df`` plus the change of the stencil with the spacings.
 
@@ -446,3 +438,46 @@ def gradient_frule(tangents: Any, f: np.ndarray, *varargs: Any, axis: Any = None
     if len(axes) == 1:
         return y, result[0]
     return y, Tangent(tuple, *result)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.diff)
+def _diff_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 4))
+    return [Sample(a), Sample(a, 2, 0, label="n and axis by position"),
+            Sample(a, fkwargs={"n": 3, "axis": -1}, label="n and axis by keyword"),
+            Sample(a, 0, label="n = 0: the identity"),
+            Sample(a, 1, 1, rng.standard_normal((3, 2)), label="prepend by position (differentiated)"),
+            Sample(a, 2, 0, 0.5, rng.standard_normal((2, 4)), label="a scalar prepend and an array append"),
+            Sample(a, fkwargs={"prepend": 1.5, "append": rng.standard_normal((3, 1))}, label="edges by keyword"),
+            Sample(a[0], 1, -1, 2, 3, label="integer edges (not differentiated)"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a[::-1], 1, 0, label="complex")]
+
+
+@sample_inputs(np.ediff1d)
+def _ediff1d_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal(4)
+    return [Sample(a), Sample(rng.standard_normal((2, 3)), label="flattened"),
+            Sample(a, rng.standard_normal(2), 1.5, label="to_end and to_begin by position"),
+            Sample(a, fkwargs={"to_begin": 2.0}, label="to_begin by keyword"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a[::-1], label="complex")]
+
+
+def _coordinates(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Increasing, unevenly spaced coordinates."""
+    return np.cumsum(0.5 + rng.uniform(0.0, 1.0, n))
+
+
+@sample_inputs(np.gradient)
+def _gradient_samples(rng: np.random.Generator) -> list[Sample]:
+    f1, f2 = rng.standard_normal(5), rng.standard_normal((3, 4))
+    return [Sample(f1, label="unit spacing"), Sample(f1, 0.5, label="a scalar spacing"),
+            Sample(f1, _coordinates(rng, 5), fkwargs={"edge_order": 2}, label="coordinates, edge_order=2"),
+            Sample(rng.standard_normal(2), label="the shortest axis for edge_order=1"),
+            Sample(f2, label="2-d: a tuple of outputs"), Sample(f2, 0.3, 2.0, label="one spacing per axis"),
+            Sample(f2, _coordinates(rng, 3), _coordinates(rng, 4), fkwargs={"edge_order": 2},
+                   label="coordinates on both axes"),
+            Sample(f2, _coordinates(rng, 4), fkwargs={"axis": -1}, label="axis= by keyword"),
+            Sample(f1, 2, label="an integer spacing (not differentiated)"),
+            Sample(f1.astype(np.float32), np.float32(0.5), label="float32"),
+            Sample(f2 + 1j * f2[::-1], 0.5, label="complex")]

@@ -43,28 +43,25 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    as_array,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     Thunk,
     Varargs,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
     non_differentiable,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
-    unthunk,
+    sample_inputs,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 # NumPy's labels: the interleaved form maps 0..25 to 'A'..'Z' and 26..51 to 'a'..'z'.
 _LABELS = string.ascii_uppercase + string.ascii_lowercase
@@ -194,7 +191,7 @@ def einsum_cotangent(spec: EinsumSpec, operands: Sequence[Any], k: int, dy: np.n
     # indices the cotangent einsum can produce; an axis of length one that was broadcast is summed
     target = "".join(c for c in unique if c in elsewhere and not (own_size[c] == 1 and spec.sizes[c] != 1))
     terms = [spec.output] + [spec.inputs[j] for j in range(len(operands)) if j != k]
-    values = [dy] + [conj(np.asarray(operands[j])) for j in range(len(operands)) if j != k]
+    values = [dy] + [conj_if_complex(np.asarray(operands[j])) for j in range(len(operands)) if j != k]
     result = _einsum(",".join(terms) + "->" + target, values, optimize)
     result_size = dict(zip(target, np.shape(result)))
     result = np.reshape(result, [result_size.get(c, 1) for c in unique])
@@ -214,13 +211,14 @@ def _einsum_rule_parts(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[E
     return parse_subscripts(subscripts, shapes), positions, kwargs.get("optimize", False)
 
 
-@rrule.register(np.einsum, str, Varargs(NUMBER_OR_ARRAY))
+@rrule.register(np.einsum, str, Varargs(NUMERIC))
 @rrule.register(np.einsum, np.ndarray, Varargs(object))
 def einsum_rrule(*args: Any, **kwargs: Any) -> Any:
     """Reverse rule of ``np.einsum``: each operand's cotangent is one einsum (see the module docstring).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> a, b = np.arange(6.0).reshape(2, 3), np.ones((3, 2))
     >>> y, pullback = rrule(np.einsum, "ij,jk->ik", a, b)
     >>> unthunk(pullback(np.ones((2, 2)))[3])
@@ -232,18 +230,18 @@ def einsum_rrule(*args: Any, **kwargs: Any) -> Any:
     y = np.einsum(*args, **kwargs)
     spec, positions, optimize = _einsum_rule_parts(args, kwargs)
     operands = [args[i] for i in positions]
-    projectors = [project_to(x) for x in operands]
+    projectors = [cotangent_projector(x) for x in operands]
     derivative_optimize = _derivative_optimize(optimize)
 
     def einsum_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+        dy = read_cotangent(dy, y, np.einsum)
         cotangents: list[Any] = [NoTangent()] * len(args)
-        if isinstance(dy, AbstractZero):
+        if passes_through(dy):
+            zero = passed_on(dy)
             for k, i in enumerate(positions):
-                cotangents[i] = projectors[k](dy)
+                cotangents[i] = projectors[k](zero)
             return (NoTangent(), *cotangents)
-        check_cotangent_shape(dy, np.shape(y), "np.einsum pullback: output cotangent")
-        dy = as_array(dy)
+        dy = np.asarray(dy)
 
         def cotangent(k: int) -> Thunk:
             return lazy_cotangent(projectors[k], lambda: einsum_cotangent(spec, operands, k, dy, derivative_optimize))
@@ -255,7 +253,7 @@ def einsum_rrule(*args: Any, **kwargs: Any) -> Any:
     return y, einsum_pullback
 
 
-@frule.register(np.einsum, str, Varargs(NUMBER_OR_ARRAY))
+@frule.register(np.einsum, str, Varargs(NUMERIC))
 @frule.register(np.einsum, np.ndarray, Varargs(object))
 def einsum_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
     """Forward rule of ``np.einsum``: the sum over operands of the einsum with that operand's tangent.
@@ -284,3 +282,33 @@ def einsum_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 non_differentiable(np.einsum_path)  # a contraction plan (and its report), not a number
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.einsum)
+def _einsum_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    a, b = r(2, 3), r(3, 4)
+    return [Sample("ij,jk->ik", a, b, label="a matrix product"), Sample("ij,jk", a, b, label="implicit output"),
+            Sample("ij->j", a, label="an index summed out (broadcast back)"),
+            Sample("ii->i", r(3, 3), label="a diagonal (scattered into zeros)"),
+            Sample("iji->j", r(2, 3, 2), label="a repeated index, not adjacent"),
+            Sample("ijk,jl,lk->i", r(2, 3, 2), r(3, 2), r(2, 2), fkwargs={"optimize": "greedy"},
+                   label="three operands, optimize="),
+            Sample("...ij,...jk->...ik", r(2, 2, 3), b, label="ellipsis, broadcast batch"),
+            Sample("i,i->i", r(1), r(3), label="a broadcast length-1 index"),
+            Sample(",i->i", 2.5, r(3), label="a scalar operand"),
+            Sample(a, [0, 1], b, [1, 2], [0, 2], label="the interleaved form"),
+            Sample("ij,jk->ik", a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample("ij,jk->ik", a + 1j * r(2, 3), b, label="complex and real"),
+            # a float32 output of float64 operands: its finite differences are good to about 1e-3
+            Sample("ij,jk->ik", a, b, fkwargs={"dtype": np.float32, "casting": "same_kind"}, label="dtype=",
+                   rtol=2e-3, atol=2e-3)]
+
+
+@sample_inputs(np.einsum_path)
+def _einsum_path_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample("ij,jk,kl->il", rng.standard_normal((2, 3)), rng.standard_normal((3, 2)),
+                   rng.standard_normal((2, 4)), label="a contraction plan (non-differentiable)")]

@@ -25,19 +25,23 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import conj, lazy_cotangent, project_to, sum_tangents, tangent_value
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
 from chainrules.rulesets.contractions.differences import diff_adjoint
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 _TRAPEZOID_TYPES = (np.ndarray, (np.ndarray, type(None)), (numbers.Number, np.ndarray), SupportsIndex)
 
@@ -72,6 +76,7 @@ def trapezoid_rrule(y: np.ndarray, x: Any = None, dx: Any = 1.0, axis: SupportsI
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> I, pullback = rrule(np.trapezoid, np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 3.0]))
     >>> tuple(map(unthunk, pullback(1.0)[1:3]))
     (array([0.5, 1.5, 1. ]), array([-1.5, -1. ,  2.5]))
@@ -79,25 +84,25 @@ def trapezoid_rrule(y: np.ndarray, x: Any = None, dx: Any = 1.0, axis: SupportsI
     out = np.trapezoid(y, x, dx, axis)
     axis = operator.index(axis)
     y_axis = axis % y.ndim
-    project_y_in, project_x, project_dx = project_to(y), project_to(x), project_to(dx)
+    project_y_in, project_x, project_dx = cotangent_projector(y), cotangent_projector(x), cotangent_projector(dx)
     d = _widths(y, x, dx, axis)
     means = (_along(y, y_axis, slice(1, None)) + _along(y, y_axis, slice(None, -1))) / 2.0
     x_given = x is not None
     product_shape = np.broadcast_shapes(np.shape(d), means.shape)  # the shape of d * m before the sum
 
     def trapezoid_pullback(dI: Any) -> tuple[Any, ...]:
-        dI = unthunk(dI)
-        if isinstance(dI, AbstractZero):
-            return NoTangent(), project_y_in(dI), project_x(dI), project_dx(dI), NoTangent()
-        check_cotangent_shape(dI, np.shape(out), "np.trapezoid pullback: output cotangent")
+        dI = read_cotangent(dI, out, np.trapezoid)
+        if passes_through(dI):
+            zero = passed_on(dI)
+            return NoTangent(), project_y_in(zero), project_x(zero), project_dx(zero), NoTangent()
         g = np.expand_dims(np.asarray(dI), axis)
 
         def y_cotangent() -> Any:
-            m_bar = unbroadcast(np.broadcast_to(conj(d) * g, product_shape), means.shape)
+            m_bar = unbroadcast(np.broadcast_to(conj_if_complex(d) * g, product_shape), means.shape)
             return (_pad_along(m_bar, y_axis, 1, 0) + _pad_along(m_bar, y_axis, 0, 1)) / 2.0
 
         def width_cotangent() -> Any:
-            return unbroadcast(np.broadcast_to(conj(means) * g, product_shape), np.shape(d))
+            return unbroadcast(np.broadcast_to(conj_if_complex(means) * g, product_shape), np.shape(d))
 
         def x_cotangent() -> Any:
             d_bar = width_cotangent()
@@ -131,3 +136,25 @@ def trapezoid_frule(tangents: Any, y: np.ndarray, x: Any = None, dx: Any = 1.0,
     elif x is None and ddx is not None:
         terms.append(np.trapezoid(y, None, ddx, axis))
     return out, sum_tangents(terms, ProjectTo(out))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _points(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    """Sample points increasing along the last axis."""
+    return np.cumsum(0.5 + rng.uniform(0.0, 1.0, shape), axis=-1)
+
+
+@sample_inputs(np.trapezoid)
+def _trapezoid_samples(rng: np.random.Generator) -> list[Sample]:
+    y1, y2 = rng.standard_normal(4), rng.standard_normal((3, 4))
+    return [Sample(y1, label="unit spacing"), Sample(y1, _points(rng, 4), label="x by position"),
+            Sample(y1, None, 0.3, label="dx by position (differentiated)"),
+            Sample(y2, _points(rng, 4), label="1-d x along the last axis"),
+            Sample(y2.T.copy(), _points(rng, 4), 1.0, 0, label="1-d x along axis 0, by position"),
+            Sample(y2, fkwargs={"dx": 0.5, "axis": 0}, label="dx and axis by keyword"),
+            Sample(y2, _points(rng, 3, 4), label="x of y's shape"),
+            Sample(rng.standard_normal((2, 4)), _points(rng, 3, 1, 4), label="x broadcast against y"),
+            Sample(y2, None, rng.uniform(0.5, 1.0, (3, 1)), label="an array dx"),
+            Sample(y1, np.arange(4), label="integer x (not differentiated)"),
+            Sample(y1.astype(np.float32), _points(rng, 4).astype(np.float32), label="float32"),
+            Sample(y2 + 1j * y2[::-1], _points(rng, 4), label="complex y")]

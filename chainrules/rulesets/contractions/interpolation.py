@@ -36,24 +36,22 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
-    unthunk,
+    sample_inputs,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 _OPTIONAL_NUMBER = (numbers.Number, np.ndarray, type(None))
 
@@ -106,14 +104,14 @@ class LinearInterpolation:
 
     def cotangent_x(self, dy: Any) -> np.ndarray:
         """``conj(s) dy`` inside the segments, zero elsewhere."""
-        return conj(self.slope) * self._inside(dy)
+        return conj_if_complex(self.slope) * self._inside(dy)
 
     def cotangent_xp(self, dy: Any) -> np.ndarray:
         """``-conj(s) (1 - t) dy`` onto ``xp[j]`` and ``-conj(s) t dy`` onto ``xp[j+1]`` (real part)."""
         n = self.xp.size
         if n < 2:
             return np.zeros(n)
-        weighted = -conj(self.slope) * self._inside(dy)
+        weighted = -conj_if_complex(self.slope) * self._inside(dy)
         return np.real(_scatter(self.j, (1 - self.t) * weighted, n) + _scatter(self.j + 1, self.t * weighted, n))
 
     def cotangent_fp(self, dy: Any) -> np.ndarray:
@@ -206,20 +204,21 @@ class PeriodicInterpolation:
         return self.linear.pushforward(dx_mod, dxp_ext, dfp_ext, None, None)
 
 
-@rrule.register(np.interp, NUMBER_OR_ARRAY, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
+@rrule.register(np.interp, NUMERIC, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
 def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right: Any = None,
                  period: Any = None) -> Any:
     """Reverse rule of ``np.interp``, with respect to every argument (see the module docstring).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.interp, 0.25, np.array([0.0, 1.0]), np.array([1.0, 3.0]))
     >>> tuple(map(unthunk, pullback(1.0)[1:4]))
     (2.0, array([-1.5, -0.5]), array([0.75, 0.25]))
     """
     y = np.interp(x, xp, fp, left, right, period)
-    project_x, project_xp, project_fp = project_to(x), project_to(xp), project_to(fp)
-    project_left, project_right, project_period = project_to(left), project_to(right), project_to(period)
+    project_x, project_xp, project_fp, project_left, project_right, project_period = (
+        cotangent_projector(v) for v in (x, xp, fp, left, right, period))
     shape = np.shape(x)
     if period is None:
         geometry: Any = LinearInterpolation(x, xp, fp, left, right)
@@ -227,11 +226,11 @@ def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right
         geometry = PeriodicInterpolation(x, xp, fp, period)
 
     def interp_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NoTangent(), project_x(dy), project_xp(dy), project_fp(dy),
-                    *(p(dy) for p in (project_left, project_right, project_period)))
-        check_cotangent_shape(dy, np.shape(y), "np.interp pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.interp)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return (NoTangent(), project_x(zero), project_xp(zero), project_fp(zero),
+                    *(p(zero) for p in (project_left, project_right, project_period)))
         dy = np.asarray(dy)
         unused = ZeroTangent()
         if period is None:
@@ -248,7 +247,7 @@ def interp_rrule(x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right
     return y, interp_pullback
 
 
-@frule.register(np.interp, NUMBER_OR_ARRAY, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
+@frule.register(np.interp, NUMERIC, np.ndarray, np.ndarray, *(_OPTIONAL_NUMBER,) * 3)
 def interp_frule(tangents: Any, x: Any, xp: np.ndarray, fp: np.ndarray, left: Any = None, right: Any = None,
                  period: Any = None) -> Any:
     """Forward rule of ``np.interp``, with respect to every argument.
@@ -269,3 +268,26 @@ def interp_frule(tangents: Any, x: Any, xp: np.ndarray, fp: np.ndarray, left: An
     else:
         dy = PeriodicInterpolation(x, xp, fp, period).pushforward(dx, dxp, dfp, dperiod)
     return y, sum_tangents([np.reshape(dy, np.shape(y))], ProjectTo(y))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_XP = np.array([0.0, 0.7, 1.5, 2.6, 3.0])
+_X = np.array([-0.4, 0.3, 1.1, 2.0, 2.9, 3.5])
+"""Below, inside several segments and above the knots; never on a knot (the derivative jumps there)."""
+
+
+@sample_inputs(np.interp)
+def _interp_samples(rng: np.random.Generator) -> list[Sample]:
+    fp = rng.standard_normal(5)
+    xp_turns = np.array([0.3, 1.2, 2.5, 4.0, 5.5]) + np.array([0.0, 6.3, -6.2, 0.0, 12.6])
+    return [Sample(_X, _XP, fp), Sample(_X, _XP, fp, -1.0, 2.0, label="left and right by position"),
+            Sample(_X, _XP, fp, fkwargs={"left": 0.5, "right": 3.0}, label="left and right by keyword"),
+            Sample(_X.reshape(2, 3), _XP, fp, label="2-d queries"), Sample(1.1, _XP, fp, label="a scalar query"),
+            Sample(_X, _XP[:1], fp[:1], label="a single knot: constant"),
+            Sample(_X, _XP, fp + 1j * rng.standard_normal(5), 1j, 2.0, label="complex values"),
+            Sample(_X.astype(np.float32), _XP.astype(np.float32), fp.astype(np.float32), label="float32"),
+            Sample(np.array([0.7, 2.0, 6.9, -1.0, 5.9, 6.1]), xp_turns, fp, None, None, 2 * np.pi,
+                   label="period by position: knots unsorted, on several turns"),
+            Sample(np.array([0.7, 2.0, 6.9]), xp_turns, fp, fkwargs={"period": -2 * np.pi},
+                   label="a negative period by keyword"),
+            Sample(np.array([0.5, 1.5, 2.5]), np.arange(4), fp[:4], label="integer knots (not differentiated)")]

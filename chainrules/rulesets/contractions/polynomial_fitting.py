@@ -75,26 +75,26 @@ from typing import Any, SupportsIndex
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    differentiable,
-    lazy_cotangent,
-    project_to,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
+    NUMERIC,
     AbstractZero,
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Tangent,
     ZeroTangent,
-    backing,
-    check_cotangent_shape,
+    cotangent_projector,
+    differentiable,
     frule,
     not_implemented,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
-    unthunk,
+    sample_inputs,
 )
 
 __all__ = ["RepeatedRootError"]
@@ -119,35 +119,20 @@ class RepeatedRootError(np.linalg.LinAlgError):
 
 
 # ---- reading tuple (co)tangents ------------------------------------------------------------------------
-def _parts(dy: Any, n: int, where: str) -> list[Any]:
-    """The ``n`` parts of a (co)tangent of a tuple, unthunked; ``None`` for each zero part.
+def _read_parts(dy: Any, ys: tuple[Any, ...], f: Any) -> list[Any]:
+    """The cotangent of each part of a tuple output: an array, ``None`` for a zero, or a not-implemented tangent.
 
     Examples
     --------
-    >>> _parts(Tangent(tuple, 1.0, ZeroTangent()), 2, "f pullback")
-    [1.0, None]
+    >>> _read_parts(Tangent(tuple, np.ones(2), ZeroTangent()), (np.zeros(2), 1.0), np.polydiv)
+    [array([1., 1.]), None]
     """
-    dy = unthunk(dy)
-    if isinstance(dy, AbstractZero):
-        return [None] * n
-    stored = backing(dy) if isinstance(dy, Tangent) else dy
-    if not isinstance(stored, (tuple, list)):
-        raise TypeError(f"{where}: expected a tuple of {n} parts or a Tangent of one, got {type(dy).__name__}")
-    if len(stored) != n:
-        raise ValueError(f"{where}: got {len(stored)} parts, expected {n}")
-    out = []
-    for part in stored:
-        part = unthunk(part)
-        out.append(None if part is None or isinstance(part, AbstractZero) else part)
-    return out
-
-
-def _checked(part: Any, shape: tuple[int, ...], where: str) -> Any:
-    """An output-cotangent part as an ndarray of ``shape`` (``None`` and not-implemented pass)."""
-    if part is None or isinstance(part, NotImplementedTangent):
-        return part
-    check_cotangent_shape(part, shape, where)
-    return np.asarray(part).reshape(shape)
+    parts = read_cotangents(dy, ys, f)
+    if isinstance(parts, NotImplementedTangent):
+        return [parts] * len(ys)
+    if passes_through(parts):
+        return [None] * len(ys)
+    return [p if p is None or isinstance(p, NotImplementedTangent) else np.asarray(p) for p in parts]
 
 
 def _first_not_implemented(*parts: Any) -> NotImplementedTangent | None:
@@ -243,17 +228,17 @@ def poly_rrule(seq_of_zeros: Any) -> Any:
     if x.dtype == object or x.ndim not in (1, 2):
         return None
     y = np.poly(seq_of_zeros)
-    project_x = project_to(seq_of_zeros)
+    project_x = cotangent_projector(seq_of_zeros)
     shape = np.shape(seq_of_zeros)
 
     if x.ndim == 2:
         bs = characteristic_adjugate_terms(x, np.asarray(y))
 
         def poly_matrix_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NoTangent(), project_x(dy)
-            check_cotangent_shape(dy, np.shape(y), "np.poly pullback: output cotangent")
+            dy = read_cotangent(dy, y, np.poly)
+            if passes_through(dy):
+                zero = passed_on(dy)
+                return NoTangent(), project_x(zero)
             dc = np.asarray(dy)[1:]
             return NoTangent(), lazy_cotangent(project_x, lambda: -np.einsum("kji,k->ij", np.conj(bs), dc))
 
@@ -261,17 +246,17 @@ def poly_rrule(seq_of_zeros: Any) -> Any:
 
     if x.shape[0] == 0:
         def poly_empty_pullback(dy: Any) -> tuple[Any, ...]:
-            return NoTangent(), project_x(ZeroTangent())
+            return NoTangent(), project_x(passed_on(read_cotangent(dy, y, np.poly)))
 
         return y, poly_empty_pullback
     roots = x.astype(np.mintypecode(x.dtype.char)) if x.dtype.kind in "fc" else x.astype(np.float64)
     q = deflated_coefficients(roots)
 
     def poly_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_x(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.poly pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.poly)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_x(zero)
         dc = np.asarray(dy)[1:]
         return NoTangent(), lazy_cotangent(project_x, lambda: np.reshape(-(np.conj(q) @ dc), shape))
 
@@ -366,14 +351,14 @@ def roots_rrule(p: np.ndarray) -> Any:
     if p.ndim != 1:
         return None
     r = np.roots(p)
-    project_p = project_to(p)
+    project_p = cotangent_projector(p)
     sensitivity = _RootSensitivity(p, r)
 
     def roots_pullback(dr: Any) -> tuple[Any, ...]:
-        dr = unthunk(dr)
-        if isinstance(dr, AbstractZero):
-            return NoTangent(), project_p(dr)
-        check_cotangent_shape(dr, r.shape, "np.roots pullback: output cotangent")
+        dr = read_cotangent(dr, r, np.roots)
+        if passes_through(dr):
+            zero = passed_on(dr)
+            return NoTangent(), project_p(zero)
         dr = np.asarray(dr).reshape(r.shape)
         sensitivity.check(dr != 0, "output cotangent")
         return NoTangent(), lazy_cotangent(project_p, lambda: np.conj(sensitivity.jacobian).T @ dr)
@@ -443,7 +428,7 @@ class _Division:
         return e_bar
 
 
-@rrule.register(np.polydiv, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.polydiv, NUMERIC, NUMERIC)
 def polydiv_rrule(u: Any, v: Any) -> Any:
     """Reverse rule of ``np.polydiv``: the adjoint of the linearised division ``u = q v + r``.
 
@@ -458,13 +443,11 @@ def polydiv_rrule(u: Any, v: Any) -> Any:
     """
     y = np.polydiv(u, v)
     q, r = y
-    project_u, project_v = project_to(u), project_to(v)
+    project_u, project_v = cotangent_projector(u), cotangent_projector(v)
     division = _Division(u, v, q, r)
 
     def polydiv_pullback(dy: Any) -> tuple[Any, ...]:
-        dq, dr = _parts(dy, 2, "np.polydiv pullback")
-        dq = _checked(dq, q.shape, "np.polydiv pullback: cotangent of q")
-        dr = _checked(dr, r.shape, "np.polydiv pullback: cotangent of r")
+        dq, dr = _read_parts(dy, y, np.polydiv)
         missing = _first_not_implemented(dq, dr)
         if missing is not None:
             return NoTangent(), missing, missing
@@ -480,7 +463,7 @@ def polydiv_rrule(u: Any, v: Any) -> Any:
     return y, polydiv_pullback
 
 
-@frule.register(np.polydiv, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.polydiv, NUMERIC, NUMERIC)
 def polydiv_frule(tangents: Any, u: Any, v: Any) -> Any:
     """Forward rule of ``np.polydiv``: ``(dq, dr)`` is the division of ``du - q dv`` by ``v``.
 
@@ -642,10 +625,6 @@ class _Fit:
         return out
 
 
-def _no_tangent(dx: Any) -> NoTangent:
-    return NoTangent()
-
-
 def _fit_parts(result: Any, full: Any, cov: Any) -> tuple[Any, ...]:
     if full:
         return tuple(result)
@@ -674,20 +653,17 @@ def polyfit_rrule(x: np.ndarray, y: np.ndarray, deg: Any = None, rcond: Any = No
     result = np.polyfit(x, y, deg, rcond, full, w, cov)
     outputs = _fit_parts(result, full, cov)
     fit = _Fit(x, y, deg, rcond, w, cov)
-    project_x, project_y = project_to(x), project_to(y)
-    project_w = project_to(w) if w is not None else _no_tangent
-    project_rcond = project_to(rcond) if isinstance(rcond, numbers.Real) else None
+    project_x, project_y = cotangent_projector(x), cotangent_projector(y)
+    project_w = cotangent_projector(w)
+    project_rcond = cotangent_projector(rcond) if isinstance(rcond, numbers.Real) else None
     n_out = len(outputs)
 
     def polyfit_pullback(dy: Any) -> tuple[Any, ...]:
         if n_out == 1:
-            dy = unthunk(dy)
-            parts = [None if isinstance(dy, AbstractZero) else dy]
+            dc_read = read_cotangent(dy, result, np.polyfit)
+            parts = [None if isinstance(dc_read, AbstractZero) else dc_read]
         else:
-            parts = _parts(dy, n_out, "np.polyfit pullback")
-        names = ["c", "residuals", "rank", "s", "rcond"] if full else ["c", "covariance"]
-        parts = [_checked(p, np.shape(o), f"np.polyfit pullback: cotangent of {name}") if name != "rank" else None
-                 for p, o, name in zip(parts, outputs, names)]
+            parts = _read_parts(dy, outputs, np.polyfit)  # rank, an integer, always reads as None
         missing = _first_not_implemented(*parts)
         dc = parts[0]
         dres = parts[1] if full else None
@@ -790,3 +766,62 @@ def polyfit_frule(tangents: Any, x: np.ndarray, y: np.ndarray, deg: Any = None, 
         dcov = dcov.reshape(np.shape(outputs[1]))
     return result, _tuple_tangent([dc, dcov], outputs)
 
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.poly)
+def _poly_samples(rng: np.random.Generator) -> list[Sample]:
+    r = rng.standard_normal(3)
+    a = rng.standard_normal((3, 3))
+    return [Sample(r, label="roots"), Sample(np.array([1.0, 1.0, -2.0]), label="a repeated root (smooth)"),
+            Sample(np.array([0.5 + 1j, 0.5 - 1j, -2.0]), label="conjugate roots: real coefficients"),
+            Sample(r + 1j * r[::-1], label="complex roots"), Sample(r.astype(np.float32), label="float32 roots"),
+            Sample(a, label="a square matrix: the characteristic polynomial"),
+            Sample(np.array([[2.0, 1.0], [0.0, 2.0]]), label="a defective matrix (smooth)"),
+            Sample(a + 1j * a.T, label="a complex matrix"),
+            Sample(np.array([1, 2, 3]), label="integer roots (not differentiated)"),
+            Sample(np.zeros(0), label="no roots: the constant 1")]
+
+
+@sample_inputs(np.roots)
+def _roots_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(2.5 * np.poly([2.0, -1.0, 0.5]), label="real roots"),
+            Sample(2.5 * np.poly([0.5 + 1j, 0.5 - 1j, -2.0]), label="complex conjugate roots"),
+            Sample(np.array([1.0, -3.0, 2.0, 0.0]), label="a trailing zero: a root at 0"),
+            Sample(2.5 * np.poly([1.5, -0.75]).astype(np.float32), label="float32"),
+            Sample(rng.standard_normal(4) + 1j * rng.standard_normal(4), label="complex coefficients"),
+            Sample(np.array([1, -3, 2]), label="integer coefficients (not differentiated)")]
+
+
+@sample_inputs(np.polydiv)
+def _polydiv_samples(rng: np.random.Generator) -> list[Sample]:
+    u, v = rng.standard_normal(5), rng.standard_normal(3)
+    return [Sample(u, v, label="deg u > deg v"), Sample(u[:4], v, label="a quotient as long as the remainder"),
+            Sample(u[:3], v, label="equal degrees"),
+            Sample(u[:3], rng.standard_normal(5), label="deg u < deg v: the quotient is 0"),
+            Sample(u, 2.0, label="by a constant"), Sample(3.0, v[:2], label="a constant numerator"),
+            Sample(u.astype(np.float32), v.astype(np.float32), label="float32"),
+            Sample(u + 1j * u[::-1], v, label="complex")]
+
+
+def _fit_data(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    x = np.linspace(-1.0, 1.0, 7) + 0.05 * rng.standard_normal(7)
+    return x, rng.standard_normal(7), np.linspace(0.5, 2.0, 7)
+
+
+@sample_inputs(np.polyfit)
+def _polyfit_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y, w = _fit_data(rng)
+    ys = rng.standard_normal((7, 2))
+    return [Sample(x, y, 2), Sample(x, y, 0, label="degree 0"), Sample(x, ys, 1, label="two data sets"),
+            Sample(x.astype(np.float32), y.astype(np.float32), 2, label="float32"),
+            Sample(x + 0.3j * x[::-1], y + 1j * y[::-1], 2, label="complex"),
+            Sample(x, y, 2, None, False, w, label="weights by position (differentiated)"),
+            Sample(x, y, fkwargs={"deg": 2, "w": w}, label="deg and weights by keyword"),
+            Sample(x, y, 2, 1e-12, label="rcond by position"),
+            Sample(x, y, 2, None, True, w, label="full=True: residuals, rank, singular values, rcond"),
+            Sample(x, y, 2, None, False, w, True, label="cov=True"),
+            Sample(x, ys, 1, None, False, None, "unscaled", label="cov='unscaled'"),
+            Sample(np.arange(6), y[:6], 1, label="integer x (not differentiated)"),
+            Sample(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 1.0]), y[:6], 2,
+                   label="rank-deficient: d/dx not implemented (NumPy warns RankWarning)")]

@@ -25,31 +25,30 @@ inputs are not covered; ``polydiv``, ``polyfit``, ``roots`` and ``poly`` are in
 
 from __future__ import annotations
 
+import functools
 import numbers
 import operator
 from typing import Any, SupportsIndex
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
-    check_cotangent_shape,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 
 def derivative_coefficients(p: np.ndarray) -> np.ndarray:
@@ -76,7 +75,7 @@ def polyval_cotangent_p(p: np.ndarray, x: Any, dy: np.ndarray) -> np.ndarray:
     array([5., 3., 2.])
     """
     n = p.shape[0]
-    xc = conj(np.asarray(x))
+    xc = conj_if_complex(np.asarray(x))
     out = np.zeros(p.shape, dtype=np.result_type(dy, xc, np.float64))
     running = dy
     for i in range(n - 1, -1, -1):
@@ -86,34 +85,35 @@ def polyval_cotangent_p(p: np.ndarray, x: Any, dy: np.ndarray) -> np.ndarray:
     return out
 
 
-@rrule.register(np.polyval, np.ndarray, NUMBER_OR_ARRAY)
+@rrule.register(np.polyval, np.ndarray, NUMERIC)
 def polyval_rrule(p: np.ndarray, x: Any) -> Any:
     """Reverse rule of ``np.polyval(p, x)``: ``p_bar[i] = sum(conj(x)^(N-1-i) dy)``, ``x_bar = conj(p'(x)) dy``.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polyval, np.array([1.0, 0.0, -1.0]), 3.0)     # x^2 - 1
     >>> tuple(map(unthunk, pullback(1.0)[1:]))
     (array([9., 3., 1.]), 6.0)
     """
     y = np.polyval(p, x)
-    project_p, project_x = project_to(p), project_to(x)
+    project_p, project_x = cotangent_projector(p), cotangent_projector(x)
 
     def polyval_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_p(dy), project_x(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.polyval pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.polyval)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_p(zero), project_x(zero)
         dy = np.asarray(dy)
         dp = lazy_cotangent(project_p, lambda: polyval_cotangent_p(p, x, dy))
-        dx = lazy_cotangent(project_x, lambda: unbroadcast(conj(np.polyval(derivative_coefficients(p), x)) * dy,
-                                                 np.shape(x)))
+        slope = functools.partial(np.polyval, derivative_coefficients(p), x)
+        dx = lazy_cotangent(project_x, lambda: unbroadcast(conj_if_complex(slope()) * dy, np.shape(x)))
         return NoTangent(), dp, dx
 
     return y, polyval_pullback
 
 
-@frule.register(np.polyval, np.ndarray, NUMBER_OR_ARRAY)
+@frule.register(np.polyval, np.ndarray, NUMERIC)
 def polyval_frule(tangents: Any, p: np.ndarray, x: Any) -> Any:
     """Forward rule of ``np.polyval``: ``polyval(dp, x) + polyval(p', x) dx``.
 
@@ -139,13 +139,13 @@ def _trailing_part(dy: np.ndarray, x: Any) -> np.ndarray:
 
 def _poly_sum_rrule(f: Any, sign: float, a1: Any, a2: Any) -> Any:
     y = f(a1, a2)
-    project_a1, project_a2 = project_to(a1), project_to(a2)
+    project_a1, project_a2 = cotangent_projector(a1), cotangent_projector(a2)
 
     def polyadd_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a1(dy), project_a2(dy)
-        check_cotangent_shape(dy, np.shape(y), f"np.{f.__name__} pullback: output cotangent")
+        dy = read_cotangent(dy, y, f)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a1(zero), project_a2(zero)
         dy = np.asarray(dy)
         return (NoTangent(), lazy_cotangent(project_a1, lambda: _trailing_part(dy, a1)),
                 lazy_cotangent(project_a2, lambda: sign * _trailing_part(dy, a2)))
@@ -153,12 +153,13 @@ def _poly_sum_rrule(f: Any, sign: float, a1: Any, a2: Any) -> Any:
     return y, polyadd_pullback
 
 
-@rrule.register(np.polyadd, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.polyadd, NUMERIC, NUMERIC)
 def polyadd_rrule(a1: Any, a2: Any) -> Any:
     """Reverse rule of ``np.polyadd``: each summand gets the trailing part of the cotangent.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polyadd, np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0]))
     >>> unthunk(pullback(np.array([1.0, 2.0, 3.0]))[2])
     array([2., 3.])
@@ -166,12 +167,13 @@ def polyadd_rrule(a1: Any, a2: Any) -> Any:
     return _poly_sum_rrule(np.polyadd, 1.0, a1, a2)
 
 
-@rrule.register(np.polysub, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.polysub, NUMERIC, NUMERIC)
 def polysub_rrule(a1: Any, a2: Any) -> Any:
     """Reverse rule of ``np.polysub``: the trailing parts of the cotangent, negated for ``a2``.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polysub, np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0]))
     >>> unthunk(pullback(np.array([1.0, 2.0, 3.0]))[2])
     array([-2., -3.])
@@ -190,7 +192,7 @@ def _sum_frule(f: Any, tangents: Any, a1: Any, a2: Any) -> Any:
     return y, ProjectTo(y)(f(d1, d2))
 
 
-@frule.register(np.polyadd, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.polyadd, NUMERIC, NUMERIC)
 def polyadd_frule(tangents: Any, a1: Any, a2: Any) -> Any:
     """Forward rule of ``np.polyadd``: ``polyadd(da1, da2)``.
 
@@ -202,7 +204,7 @@ def polyadd_frule(tangents: Any, a1: Any, a2: Any) -> Any:
     return _sum_frule(np.polyadd, tangents, a1, a2)
 
 
-@frule.register(np.polysub, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.polysub, NUMERIC, NUMERIC)
 def polysub_frule(tangents: Any, a1: Any, a2: Any) -> Any:
     """Forward rule of ``np.polysub``: ``polysub(da1, da2)``.
 
@@ -227,7 +229,7 @@ def _polymul_cotangent(dy: np.ndarray, a: Any, where: slice, other: np.ndarray) 
     return np.reshape(out, np.shape(a))
 
 
-@rrule.register(np.polymul, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.polymul, NUMERIC, NUMERIC)
 def polymul_rrule(a1: Any, a2: Any) -> Any:
     """Reverse rule of ``np.polymul`` (a full convolution): correlations of the cotangent with the other factor.
 
@@ -236,19 +238,20 @@ def polymul_rrule(a1: Any, a2: Any) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polymul, np.array([1.0, 2.0]), np.array([1.0, 3.0]))
     >>> tuple(map(unthunk, pullback(np.array([0.0, 1.0, 0.0]))[1:]))
     (array([3., 1.]), array([2., 1.]))
     """
     y = np.polymul(a1, a2)
-    project_a1, project_a2 = project_to(a1), project_to(a2)
+    project_a1, project_a2 = cotangent_projector(a1), cotangent_projector(a2)
     (b1, where1), (b2, where2) = _poly1d_coefficients(a1), _poly1d_coefficients(a2)
 
     def polymul_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a1(dy), project_a2(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.polymul pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.polymul)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a1(zero), project_a2(zero)
         dy = np.asarray(dy)
         return (NoTangent(), lazy_cotangent(project_a1, lambda: _polymul_cotangent(dy, a1, where1, b2)),
                 lazy_cotangent(project_a2, lambda: _polymul_cotangent(dy, a2, where2, b1)))
@@ -256,7 +259,7 @@ def polymul_rrule(a1: Any, a2: Any) -> Any:
     return y, polymul_pullback
 
 
-@frule.register(np.polymul, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.polymul, NUMERIC, NUMERIC)
 def polymul_frule(tangents: Any, a1: Any, a2: Any) -> Any:
     """Forward rule of ``np.polymul``: ``convolve(da1, a2) + convolve(a1, da2)`` on the kept coefficients.
 
@@ -280,6 +283,7 @@ def polyder_rrule(p: np.ndarray, m: SupportsIndex = 1) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polyder, np.array([1.0, 1.0, 1.0]))
     >>> unthunk(pullback(np.array([1.0, 1.0]))[1])
     array([2., 1., 0.])
@@ -288,14 +292,14 @@ def polyder_rrule(p: np.ndarray, m: SupportsIndex = 1) -> Any:
         return None
     m = operator.index(m)
     y = np.polyder(p, m)
-    project_p = project_to(p)
+    project_p = cotangent_projector(p)
     factors = np.polyder(np.ones(p.shape[0]), m)
 
     def polyder_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_p(dy), NoTangent()
-        check_cotangent_shape(dy, np.shape(y), "np.polyder pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.polyder)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_p(zero), NoTangent()
 
         def p_cotangent() -> np.ndarray:
             out = np.zeros(p.shape, dtype=np.result_type(dy, np.float64))
@@ -337,6 +341,7 @@ def polyint_rrule(p: np.ndarray, m: SupportsIndex = 1, k: Any = None) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.polyint, np.array([3.0, 2.0]), 1, 5.0)
     >>> tuple(map(unthunk, pullback(np.array([1.0, 1.0, 1.0]))[1:]))
     (array([0.5, 1. ]), NoTangent(), 1.0)
@@ -345,16 +350,16 @@ def polyint_rrule(p: np.ndarray, m: SupportsIndex = 1, k: Any = None) -> Any:
         return None
     m = operator.index(m)
     y = np.polyint(p, m, k)
-    project_p, project_k = project_to(p), project_to(k)
+    project_p, project_k = cotangent_projector(p), cotangent_projector(k)
     n = p.shape[0]
     p_factors = np.polyint(np.ones(n), m)[:n]
     k_factors = np.polyint(np.zeros(n), m, np.ones(m))[n:] if m else np.zeros(0)
 
     def polyint_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_p(dy), NoTangent(), project_k(dy)
-        check_cotangent_shape(dy, np.shape(y), "np.polyint pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.polyint)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_p(zero), NoTangent(), project_k(zero)
         dy = np.asarray(dy)
 
         def k_cotangent() -> Any:
@@ -412,19 +417,20 @@ def vander_rrule(x: np.ndarray, N: Any = None, increasing: bool = False) -> Any:
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> V, pullback = rrule(np.vander, np.array([2.0, 3.0]), 3)
     >>> unthunk(pullback(np.ones((2, 3)))[1])          # 2x + 1
     array([5., 7.])
     """
     V = np.vander(x, N, increasing)
-    project_x = project_to(x)
+    project_x = cotangent_projector(x)
 
     def vander_pullback(dV: Any) -> tuple[Any, ...]:
-        dV = unthunk(dV)
-        if isinstance(dV, AbstractZero):
-            return NoTangent(), project_x(dV), NoTangent(), NoTangent()
-        check_cotangent_shape(dV, V.shape, "np.vander pullback: output cotangent")
-        dx = lazy_cotangent(project_x, lambda: np.sum(conj(_vander_rates(x, V, increasing)) * dV, axis=1))
+        dV = read_cotangent(dV, V, np.vander)
+        if passes_through(dV):
+            zero = passed_on(dV)
+            return NoTangent(), project_x(zero), NoTangent(), NoTangent()
+        dx = lazy_cotangent(project_x, lambda: np.sum(conj_if_complex(_vander_rates(x, V, increasing)) * dV, axis=1))
         return NoTangent(), dx, NoTangent(), NoTangent()
 
     return V, vander_pullback
@@ -445,3 +451,50 @@ def vander_frule(tangents: Any, x: np.ndarray, N: Any = None, increasing: bool =
     if dx is None:
         return V, ZeroTangent()
     return V, ProjectTo(V)(_vander_rates(x, V, increasing) * np.asarray(dx)[:, np.newaxis])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.polyval)
+def _polyval_samples(rng: np.random.Generator) -> list[Sample]:
+    p, x = rng.standard_normal(4), rng.standard_normal((2, 3))
+    return [Sample(p, x), Sample(p, 0.7, label="a scalar x"), Sample(p[:1], x, label="a constant polynomial"),
+            Sample(rng.standard_normal((3, 2)), rng.standard_normal(2), label="one polynomial per column"),
+            Sample(p, 2, label="an integer x (not differentiated)"),
+            Sample(np.array([1, 2, 3]), x, label="integer coefficients (not differentiated)"),
+            Sample(p.astype(np.float32), x.astype(np.float32), label="float32"),
+            Sample(p + 1j * rng.standard_normal(4), x, label="complex coefficients"),
+            Sample(p, x + 1j * x[::-1], label="complex x")]
+
+
+@sample_inputs(np.polyadd, np.polysub, np.polymul)
+def _arithmetic_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = rng.standard_normal(4), rng.standard_normal(2)
+    return [Sample(a, b, label="different degrees"), Sample(b, a, label="the shorter first"),
+            Sample(2.0, a, label="a scalar"), Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample(a + 1j * a[::-1], b, label="complex")]
+
+
+@sample_inputs(np.polyder)
+def _polyder_samples(rng: np.random.Generator) -> list[Sample]:
+    p = rng.standard_normal(5)
+    return [Sample(p), Sample(p, 2, label="m by position"), Sample(p, fkwargs={"m": 3}, label="m by keyword"),
+            Sample(p, 0, label="m = 0"), Sample(p[:2], 3, label="m above the degree: zero"),
+            Sample(p.astype(np.float32), label="float32"), Sample(p + 1j * p[::-1], label="complex")]
+
+
+@sample_inputs(np.polyint)
+def _polyint_samples(rng: np.random.Generator) -> list[Sample]:
+    p = rng.standard_normal(3)
+    return [Sample(p), Sample(p, 2, label="m by position"), Sample(p, 1, 1.5, label="an integration constant"),
+            Sample(p, 2, rng.standard_normal(2), label="one constant per integration"),
+            Sample(p, 3, 0.5, label="one constant repeated"),
+            Sample(p, fkwargs={"m": 2, "k": np.array([0.5, -1.0])}, label="m and k by keyword"),
+            Sample(p.astype(np.float32), label="float32"), Sample(p + 1j * p[::-1], 1, 0.5j, label="complex")]
+
+
+@sample_inputs(np.vander)
+def _vander_samples(rng: np.random.Generator) -> list[Sample]:
+    x = rng.standard_normal(3)
+    return [Sample(x), Sample(x, 4, label="N by position"), Sample(x, fkwargs={"increasing": True}, label="increasing"),
+            Sample(x, 2, True, label="N and increasing by position"), Sample(x, 1, label="N = 1: constant"),
+            Sample(x.astype(np.float32), label="float32"), Sample(x + 1j * x[::-1], label="complex")]

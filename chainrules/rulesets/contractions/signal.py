@@ -28,23 +28,21 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
-    check_cotangent_shape,
+    Sample,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
-    unthunk,
+    sample_inputs,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 _MODE_CODES = {"valid": 0, "same": 1, "full": 2}
 
@@ -93,15 +91,16 @@ def _signal_rrule(f: Any, a: Any, v: Any, mode: Any, correlate: bool) -> tuple[A
     """The shared part of the two rules: output, projectors, inputs as 1-d arrays and their lengths."""
     y = f(a, v, mode)
     a1, v1 = np.atleast_1d(a), np.atleast_1d(v)
-    return y, project_to(a), project_to(v), a1, v1
+    return y, cotangent_projector(a), cotangent_projector(v), a1, v1
 
 
-@rrule.register(np.convolve, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.convolve, NUMERIC, NUMERIC)
 def convolve_rrule(a: Any, v: Any, mode: Any = "full") -> Any:
     """Reverse rule of ``np.convolve(a, v, mode)``: correlations of the padded cotangent with ``v`` and ``a``.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.convolve, np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0]))
     >>> tuple(map(unthunk, pullback(np.array([1.0, 0.0, 0.0, 0.0]))[1:3]))
     (array([0., 0., 0.]), array([1., 0.]))
@@ -109,10 +108,10 @@ def convolve_rrule(a: Any, v: Any, mode: Any = "full") -> Any:
     y, project_a, project_v, a1, v1 = _signal_rrule(np.convolve, a, v, mode, correlate=False)
 
     def convolve_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_v(dy), NoTangent()
-        check_cotangent_shape(dy, np.shape(y), "np.convolve pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.convolve)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_v(zero), NoTangent()
         dy_full = _full_cotangent(dy, a1.size, v1.size, mode, correlate=False)
         da = lazy_cotangent(project_a, lambda: np.correlate(dy_full, v1, "valid"))
         dv = lazy_cotangent(project_v, lambda: np.correlate(dy_full, a1, "valid"))
@@ -121,12 +120,13 @@ def convolve_rrule(a: Any, v: Any, mode: Any = "full") -> Any:
     return y, convolve_pullback
 
 
-@rrule.register(np.correlate, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.correlate, NUMERIC, NUMERIC)
 def correlate_rrule(a: Any, v: Any, mode: Any = "valid") -> Any:
     """Reverse rule of ``np.correlate(a, v, mode)`` (which conjugates ``v``).
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.correlate, np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0]))
     >>> tuple(map(unthunk, pullback(np.array([1.0, 0.0]))[1:3]))
     (array([0., 1., 0.]), array([1., 2.]))
@@ -134,13 +134,13 @@ def correlate_rrule(a: Any, v: Any, mode: Any = "valid") -> Any:
     y, project_a, project_v, a1, v1 = _signal_rrule(np.correlate, a, v, mode, correlate=True)
 
     def correlate_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_v(dy), NoTangent()
-        check_cotangent_shape(dy, np.shape(y), "np.correlate pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.correlate)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_v(zero), NoTangent()
         dy_full = _full_cotangent(dy, a1.size, v1.size, mode, correlate=True)
         # y is the full convolution of a with w = conj(v[::-1]), windowed
-        da = lazy_cotangent(project_a, lambda: np.correlate(dy_full, conj(v1[::-1]), "valid"))
+        da = lazy_cotangent(project_a, lambda: np.correlate(dy_full, conj_if_complex(v1[::-1]), "valid"))
         dv = lazy_cotangent(project_v, lambda: np.conj(np.correlate(dy_full, a1, "valid")[::-1]))
         return NoTangent(), da, dv, NoTangent()
 
@@ -154,7 +154,7 @@ def _signal_tangent(f: Any, tangents: Any, a: Any, v: Any, mode: Any, y: Any) ->
     return sum_tangents(terms, ProjectTo(y))
 
 
-@frule.register(np.convolve, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.convolve, NUMERIC, NUMERIC)
 def convolve_frule(tangents: Any, a: Any, v: Any, mode: Any = "full") -> Any:
     """Forward rule of ``np.convolve``: ``convolve(da, v, mode) + convolve(a, dv, mode)``.
 
@@ -167,7 +167,7 @@ def convolve_frule(tangents: Any, a: Any, v: Any, mode: Any = "full") -> Any:
     return y, _signal_tangent(np.convolve, tangents, a, v, mode, y)
 
 
-@frule.register(np.correlate, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.correlate, NUMERIC, NUMERIC)
 def correlate_frule(tangents: Any, a: Any, v: Any, mode: Any = "valid") -> Any:
     """Forward rule of ``np.correlate``: ``correlate(da, v, mode) + correlate(a, dv, mode)``.
 
@@ -178,3 +178,23 @@ def correlate_frule(tangents: Any, a: Any, v: Any, mode: Any = "valid") -> Any:
     """
     y = np.correlate(a, v, mode)
     return y, _signal_tangent(np.correlate, tangents, a, v, mode, y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+def _signal_samples(rng: np.random.Generator, default: str) -> list[Sample]:
+    a, v = rng.standard_normal(5), rng.standard_normal(3)
+    return [Sample(a, v, label=f"mode {default!r} (the default)"), Sample(a, v, "full", label="'full' by position"),
+            Sample(a, v, fkwargs={"mode": "same"}, label="'same' by keyword"), Sample(a, v, "valid", label="'valid'"),
+            Sample(v, a, "same", label="the shorter input first"), Sample(a, v, 1, label="NumPy's mode number"),
+            Sample(a.astype(np.float32), v.astype(np.float32), label="float32"),
+            Sample(a + 1j * rng.standard_normal(5), v + 0.5j, "same", label="complex")]
+
+
+@sample_inputs(np.convolve)
+def _convolve_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*_signal_samples(rng, "full"), Sample(2.5, rng.standard_normal(3), label="a scalar input")]
+
+
+@sample_inputs(np.correlate)
+def _correlate_samples(rng: np.random.Generator) -> list[Sample]:
+    return _signal_samples(rng, "valid")

@@ -12,7 +12,7 @@ the conjugate of the other operand over that operand's free axes:
 
 Each cotangent is therefore a single ``tensordot`` (one BLAS call), never a Jacobian.
 :func:`tensordot_cotangent_a` and :func:`tensordot_cotangent_b` are reused by the rules
-of ``np.dot`` and ``np.inner`` (:mod:`~chainrules.rulesets.contractions.products`).
+of ``np.dot`` and ``np.inner`` (:mod:`~chainrules.rulesets.contractions.matrix_vector_products`).
 """
 
 from __future__ import annotations
@@ -21,24 +21,21 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    NUMBER_OR_ARRAY,
-    as_array,
-    conj,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     ProjectTo,
-    check_cotangent_shape,
+    Sample,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
-    unthunk,
+    sample_inputs,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 
 def normalize_axes(axes: Any, ndim_a: int, ndim_b: int) -> tuple[list[int], list[int]]:
@@ -79,7 +76,7 @@ def tensordot_cotangent_a(a: np.ndarray, b: np.ndarray, axes_a: list[int], axes_
     """
     free_b = [i for i in range(b.ndim) if i not in axes_b]
     n_free_a = a.ndim - len(axes_a)
-    da = np.tensordot(dy, conj(b), axes=(list(range(n_free_a, np.ndim(dy))), free_b))
+    da = np.tensordot(dy, conj_if_complex(b), axes=(list(range(n_free_a, np.ndim(dy))), free_b))
     order = [i for i in range(a.ndim) if i not in axes_a] + [axes_a[axes_b.index(j)] for j in sorted(axes_b)]
     return np.transpose(da, np.argsort(order))
 
@@ -97,33 +94,34 @@ def tensordot_cotangent_b(a: np.ndarray, b: np.ndarray, axes_a: list[int], axes_
            [7., 7., 7., 7.]])
     """
     free_a = [i for i in range(a.ndim) if i not in axes_a]
-    db = np.tensordot(conj(a), dy, axes=(free_a, list(range(len(free_a)))))
+    db = np.tensordot(conj_if_complex(a), dy, axes=(free_a, list(range(len(free_a)))))
     order = [axes_b[axes_a.index(i)] for i in sorted(axes_a)] + [i for i in range(b.ndim) if i not in axes_b]
     return np.transpose(db, np.argsort(order))
 
 
-@rrule.register(np.tensordot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@rrule.register(np.tensordot, NUMERIC, NUMERIC)
 def tensordot_rrule(a: Any, b: Any, axes: Any = 2) -> Any:
     """Reverse rule of ``np.tensordot(a, b, axes)``: each cotangent is one tensordot.
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.tensordot, np.ones((2, 3)), np.ones((3, 4)), 1)
     >>> unthunk(pullback(np.ones((2, 4)))[1])
     array([[4., 4., 4.],
            [4., 4., 4.]])
     """
     y = np.tensordot(a, b, axes)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
     a_arr, b_arr = np.asarray(a), np.asarray(b)
     axes_a, axes_b = normalize_axes(axes, a_arr.ndim, b_arr.ndim)
 
     def tensordot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), project_a(dy), project_b(dy), NoTangent()
-        check_cotangent_shape(dy, np.shape(y), "np.tensordot pullback: output cotangent")
-        dy = as_array(dy)
+        dy = read_cotangent(dy, y, np.tensordot)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), project_a(zero), project_b(zero), NoTangent()
+        dy = np.asarray(dy)
         da = lazy_cotangent(project_a, lambda: tensordot_cotangent_a(a_arr, b_arr, axes_a, axes_b, dy))
         db = lazy_cotangent(project_b, lambda: tensordot_cotangent_b(a_arr, b_arr, axes_a, axes_b, dy))
         return NoTangent(), da, db, NoTangent()
@@ -131,7 +129,7 @@ def tensordot_rrule(a: Any, b: Any, axes: Any = 2) -> Any:
     return y, tensordot_pullback
 
 
-@frule.register(np.tensordot, NUMBER_OR_ARRAY, NUMBER_OR_ARRAY)
+@frule.register(np.tensordot, NUMERIC, NUMERIC)
 def tensordot_frule(tangents: Any, a: Any, b: Any, axes: Any = 2) -> Any:
     """Forward rule of ``np.tensordot``: ``tensordot(da, b, axes) + tensordot(a, db, axes)``.
 
@@ -144,3 +142,18 @@ def tensordot_frule(tangents: Any, a: Any, b: Any, axes: Any = 2) -> Any:
     da, db = tangent_value(tangents[1]), tangent_value(tangents[2])
     terms = (None if da is None else np.tensordot(da, b, axes), None if db is None else np.tensordot(a, db, axes))
     return y, sum_tangents(terms, ProjectTo(y))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.tensordot)
+def _tensordot_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    a, b = r(2, 3, 4), r(3, 4, 2)
+    return [Sample(a, b, label="axes=2 (the default)"), Sample(a, r(4, 2), 1, label="axes=1 by position"),
+            Sample(a, r(4, 3), fkwargs={"axes": ([1, 2], [1, 0])}, label="axis lists by keyword, reordered"),
+            Sample(a, r(2, 4), ((0, -1), (0, 1)), label="negative axes"),
+            Sample(r(3), r(2), 0, label="axes=0: an outer product"), Sample(2.5, r(3), 0, label="a scalar operand"),
+            Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+            Sample(a + 1j * r(2, 3, 4), b, label="complex and real")]

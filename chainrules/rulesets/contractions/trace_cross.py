@@ -22,26 +22,24 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 
-from chainrules.rulesets.contractions._common import (
-    conj,
-    differentiable,
-    lazy_cotangent,
-    project_to,
-    sum_tangents,
-    tangent_value,
-)
+from chainrules.rulesets.contractions._multilinear import lazy_cotangent, sum_tangents
+from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
-    AbstractZero,
     InplaceableThunk,
     NoTangent,
     ProjectTo,
-    check_cotangent_shape,
+    Sample,
+    cotangent_projector,
+    differentiable,
     frule,
+    passes_through,
+    read_cotangent,
     reject_keywords,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
+from chainrules_core.scalar_rules import conj_if_complex
 
 
 # ---- trace ----------------------------------------------------------------------------------------------
@@ -78,6 +76,7 @@ def trace_rrule(a: np.ndarray, offset: SupportsIndex = 0, axis1: SupportsIndex =
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> from chainrules import add_
     >>> y, pullback = rrule(np.trace, np.ones((3, 3)), 1)
     >>> da = pullback(2.0)[1]
@@ -93,6 +92,7 @@ def trace_rrule(a: np.ndarray, offset: SupportsIndex = 0, axis1: SupportsIndex =
     rest = (NoTangent(),) * 5
     if not differentiable(a):
         def trace_pullback_integer(dy: Any) -> tuple[Any, ...]:
+            read_cotangent(dy, y, np.trace)  # rejects what is not a cotangent; nothing is differentiated
             return NoTangent(), NoTangent(), *rest
 
         return y, trace_pullback_integer
@@ -101,10 +101,10 @@ def trace_rrule(a: np.ndarray, offset: SupportsIndex = 0, axis1: SupportsIndex =
     tangent_dtype = a.dtype
 
     def trace_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NoTangent(), dy, *rest
-        check_cotangent_shape(dy, np.shape(y), "np.trace pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.trace)
+        if passes_through(dy):
+            zero = passed_on(dy)
+            return NoTangent(), zero, *rest
         dy = np.asarray(dy)
         if tangent_dtype.kind == "f" and dy.dtype.kind == "c":
             dy = dy.real
@@ -183,6 +183,7 @@ def cross_rrule(a: np.ndarray, b: np.ndarray, axisa: SupportsIndex = -1, axisb: 
 
     Examples
     --------
+    >>> from chainrules import unthunk
     >>> y, pullback = rrule(np.cross, np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
     >>> tuple(map(unthunk, pullback(np.array([0.0, 0.0, 1.0]))[1:3]))
     (array([1., 0., 0.]), array([0., 1., 0.]))
@@ -190,20 +191,20 @@ def cross_rrule(a: np.ndarray, b: np.ndarray, axisa: SupportsIndex = -1, axisb: 
     axisa, axisb, axisc = operator.index(axisa), operator.index(axisb), operator.index(axisc)
     axis = None if axis is None else operator.index(axis)
     y = np.cross(a, b, axisa, axisb, axisc, axis)
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
     layout = _CrossLayout(a, b, axisa, axisb, axisc, axis)
     rest = (NoTangent(),) * 4
 
     def cross_pullback(dc: Any) -> tuple[Any, ...]:
-        dc = unthunk(dc)
-        if isinstance(dc, AbstractZero):
-            return NoTangent(), project_a(dc), project_b(dc), *rest
-        check_cotangent_shape(dc, np.shape(y), "np.cross pullback: output cotangent")
+        dc = read_cotangent(dc, y, np.cross)
+        if passes_through(dc):
+            zero = passed_on(dc)
+            return NoTangent(), project_a(zero), project_b(zero), *rest
         dc3 = layout.output_to_3_vectors(np.asarray(dc))
-        da = lazy_cotangent(project_a, lambda: layout.back_to_input(np.cross(conj(layout.b3), dc3), layout.a_last,
-                                                          layout.axisa))
-        db = lazy_cotangent(project_b, lambda: layout.back_to_input(np.cross(dc3, conj(layout.a3)), layout.b_last,
-                                                          layout.axisb))
+        da = lazy_cotangent(project_a, lambda: layout.back_to_input(
+            np.cross(conj_if_complex(layout.b3), dc3), layout.a_last, layout.axisa))
+        db = lazy_cotangent(project_b, lambda: layout.back_to_input(
+            np.cross(dc3, conj_if_complex(layout.a3)), layout.b_last, layout.axisb))
         return NoTangent(), da, db, *rest
 
     return y, cross_pullback
@@ -233,3 +234,29 @@ def cross_frule(tangents: Any, a: np.ndarray, b: np.ndarray, axisa: SupportsInde
     if not terms:
         return y, sum_tangents([], ProjectTo(y))
     return y, ProjectTo(y)(layout.output_from_3_vectors(sum(terms[1:], terms[0])))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.trace, np.ndarray.trace)
+def _trace_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 4))
+    return [Sample(a), Sample(a, 1, label="offset by position"), Sample(a, -1, label="a negative offset"),
+            Sample(rng.standard_normal((2, 3, 3)), 0, 1, 2, label="axis1, axis2 by position"),
+            Sample(rng.standard_normal((3, 2, 3)), fkwargs={"axis1": 0, "axis2": -1}, label="axes by keyword"),
+            Sample(a.astype(np.float32), label="float32"), Sample(a + 1j * a, label="complex"),
+            Sample(a.astype(np.float32), 0, 0, 1, np.float64, label="dtype by position"),
+            Sample(np.arange(9).reshape(3, 3), label="integers (not differentiated)")]
+
+
+@sample_inputs(np.cross)
+def _cross_samples(rng: np.random.Generator) -> list[Sample]:
+    def r(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape)
+
+    return [Sample(r(3), r(3), label="3-vectors"), Sample(r(2, 3), r(3), label="a batch against a vector"),
+            Sample(r(2), r(2), label="2-vectors: the scalar third component"),
+            Sample(r(2, 2), r(2, 3), label="2- and 3-vectors"),
+            Sample(r(3, 2), r(2, 3), 0, 1, 0, label="axisa, axisb, axisc by position"),
+            Sample(r(3, 2), r(3, 2), fkwargs={"axis": 0}, label="axis= by keyword"),
+            Sample(r(3).astype(np.float32), r(3).astype(np.float32), label="float32"),
+            Sample(r(3) + 1j * r(3), r(3), label="complex and real")]

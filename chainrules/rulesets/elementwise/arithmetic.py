@@ -35,13 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    MINUS_ONE,
-    ONE,
-    ZERO,
-    Partial,
-)
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import Sample, sample_inputs, scalar_rule
+from chainrules_core.scalar_rules import MINUS_ONE, ONE, ZERO, Partial
 
 
 def _second(x1: Any, x2: Any, y: Any) -> Any:
@@ -91,3 +87,35 @@ DIVMOD_ROWS: list[tuple[Partial, ...]] = [(ZERO, ZERO), (ONE, _divmod_remainder_
 for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
 scalar_rule(np.divmod, *DIVMOD_ROWS)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_A = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+_B = np.array([1.2, -0.8, 1.7])
+
+
+@sample_inputs(np.add, np.subtract, np.multiply)
+def _bilinear_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_A, _B, complex_inputs=True, rng=rng),
+            Sample(_A, 3, label="an integer argument (not differentiated)"),
+            Sample(np.array(0.5), _B[:, None], label="0-d array against a column")]
+
+
+@sample_inputs(np.divide)
+def _divide_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_A, _B, complex_inputs=True, rng=rng),
+            Sample(np.arange(6).reshape(2, 3), _B, label="integer numerator")]
+
+
+@sample_inputs(np.negative, np.positive)
+def _sign_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_A, complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.mod, np.fmod, np.divmod)
+def _remainder_samples(rng: np.random.Generator) -> list[Sample]:
+    # quotients away from integers (the remainder jumps there); negative dividends and divisors,
+    # where the floored (mod) and truncated (fmod) remainders differ
+    x1 = np.array([[2.3, -1.7, 5.2], [-4.1, 0.6, 3.35]])
+    x2 = np.array([1.5, 1.5, -2.0])
+    return elementwise_samples(x1, x2, rng=rng)

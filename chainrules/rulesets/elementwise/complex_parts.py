@@ -3,16 +3,16 @@
 None of these is holomorphic, so each rule is written by hand for the real inner product
 ``<a, b> = Re(sum(conj(a) * b))`` (see ``docs/rules/elementwise.md``):
 
-===================  ==========================================  ===========================================
-function             pushforward ``dy``                          pullback ``dz``
-===================  ==========================================  ===========================================
-``abs(z)``           ``Re(conj(u) dz)``, ``u = z / |z|``         ``u Re(dy)``
-``abs(x)``, ``fabs`` ``sign(x) dx``                              ``sign(x) dy``
-``conj(z)``          ``conj(dz)``                                ``conj(dy)``
-``real(z)``          ``Re(dz)``                                  ``Re(dy)`` (a complex cotangent for complex ``z``)
-``imag(z)``          ``Im(dz)``                                  ``1j Re(dy)``
-``angle(z)``         ``Im(conj(z) dz) / |z|**2``                 ``1j z Re(dy) / |z|**2``
-===================  ==========================================  ===========================================
+====================  ===================================  ==================================================
+function              pushforward ``dy``                   pullback ``dz``
+====================  ===================================  ==================================================
+``abs(z)``            ``Re(conj(u) dz)``, ``u = z / |z|``  ``u Re(dy)``
+``abs(x)``, ``fabs``  ``sign(x) dx``                       ``sign(x) dy``
+``conj(z)``           ``conj(dz)``                         ``conj(dy)``
+``real(z)``           ``Re(dz)``                           ``Re(dy)`` (a complex cotangent for complex ``z``)
+``imag(z)``           ``Im(dz)``                           ``1j Re(dy)``
+``angle(z)``          ``Im(conj(z) dz) / |z|**2``          ``1j z Re(dy) / |z|**2``
+====================  ===================================  ==================================================
 
 At ``z = 0`` the derivatives of ``abs`` and ``angle`` are taken as zero (for ``abs`` the
 minimum-norm subgradient, the convention of ``docs/rules/elementwise.md``). ``angle`` of
@@ -41,14 +41,25 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    is_complex,
-    no_keywords,
-    real_part,
-    unary_rule,
-    zero_cotangent,
-    zero_tangent_of,
-)
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
+from chainrules_core import Sample, sample_inputs
+from chainrules_core.scalar_rules import is_complex, zero_cotangent, zero_tangent_of
+
+
+def real_part(dy: Any) -> Any:
+    """The real part of a (co)tangent, without a copy for a real one: the cotangent of a real output.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.rulesets.elementwise.complex_parts import real_part
+    >>> real_part(np.array([1 + 2j])), real_part(3.0)
+    (array([1.]), 3.0)
+    """
+    if isinstance(dy, (complex, np.complexfloating)) or (isinstance(dy, np.ndarray) and dy.dtype.kind == "c"):
+        return dy.real
+    return dy
 
 
 def unit(z: Any, r: Any) -> Any:
@@ -137,3 +148,43 @@ unary_rule(np.imag, _imag_backward, _imag_forward, keywords=no_keywords)
 unary_rule(np.angle, _angle_backward, _angle_forward, keywords=no_keywords, extra=(("deg", object),))
 unary_rule(np.real_if_close, _real_if_close_backward, _real_if_close_forward, keywords=no_keywords,
            extra=(("tol", numbers.Real),))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+_Z = _X + 1j * np.array([[0.5, 0.9, -1.1], [1.4, -0.3, 0.8]])
+
+
+@sample_inputs(np.absolute)
+def _abs_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(_Z, label="complex")]  # away from 0, where |x| has a kink
+
+
+@sample_inputs(np.fabs)
+def _fabs_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_X, rng=rng)  # real only (NumPy's fabs refuses complex input)
+
+
+@sample_inputs(np.conjugate, np.real, np.imag)
+def _part_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(_Z, label="complex"), Sample(1.5 - 0.5j, label="complex scalar")]
+
+
+@sample_inputs(np.ndarray.conj, np.ndarray.conjugate)
+def _conj_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_Z, label="complex"), Sample(_X.astype(np.float32), label="float32")]
+
+
+@sample_inputs(np.angle)
+def _angle_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_Z, label="complex"), Sample(_Z.astype(np.complex64), label="complex64"),
+            Sample(_Z, True, label="deg=True by position"), Sample(_Z, fkwargs={"deg": True}, label="deg by keyword"),
+            Sample(_X, label="real (piecewise constant: 0 or pi)")]
+
+
+@sample_inputs(np.real_if_close)
+def _real_if_close_samples(rng: np.random.Generator) -> list[Sample]:
+    nearly_real = _X + 1e-15j
+    return [Sample(nearly_real, label="imaginary part negligible: real output"),
+            Sample(_Z, label="imaginary part kept: complex output"),
+            Sample(nearly_real, 1000.0, label="tol by position"), Sample(_X, label="real input")]

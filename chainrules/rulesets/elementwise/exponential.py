@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import Sample, sample_inputs, scalar_rule
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -94,3 +95,29 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 
 for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.exp, np.exp2, np.expm1)
+def _exponential_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-1.2, 0.3, 0.9], [0.1, -0.4, 1.6]]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.log, np.log2, np.log10)
+def _logarithm_samples(rng: np.random.Generator) -> list[Sample]:
+    # positive reals (the domain); complex values off the branch cut on the negative real axis
+    return [*elementwise_samples(np.array([[0.4, 1.3, 2.7], [5.0, 0.9, 1.1]]), complex_inputs=True, rng=rng),
+            Sample(np.array([-1.5 + 0.5j, -0.3 - 0.8j]), label="complex, negative real part")]
+
+
+@sample_inputs(np.log1p)
+def _log1p_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-0.6, 0.3, 2.7], [1e-3, -0.2, 0.9]]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.logaddexp, np.logaddexp2)
+def _logaddexp_samples(rng: np.random.Generator) -> list[Sample]:
+    x1 = np.array([[-1.2, 0.3, 0.9], [30.0, -0.4, 1.6]])
+    x2 = np.array([0.5, -2.0, 1.1])
+    return [*elementwise_samples(x1, x2, rng=rng),
+            Sample(np.array([0.7, -1.5]), np.array([0.7, -1.5]), label="ties: each argument gets 1/2")]

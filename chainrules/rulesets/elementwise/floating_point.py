@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import ONE, ZERO, tangent_dtype
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import Sample, sample_inputs, scalar_rule
+from chainrules_core.scalar_rules import ONE, ZERO, tangent_dtype
 
 
 def _one(x: Any) -> Any:
@@ -61,3 +62,23 @@ for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
 for _f, _rows in ROWS.items():
     scalar_rule(_f, *_rows)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X = np.array([[0.7, -1.3, 2.9], [-0.45, 5.3, -12.6]])  # away from powers of two and integers
+
+
+@sample_inputs(np.ldexp)
+def _ldexp_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_X, np.array([1, -2, 3]), label="integer exponents (not differentiated)"),
+            Sample(_X.astype(np.float32), 2, label="float32"), Sample(1.5, 4, label="scalar")]
+
+
+@sample_inputs(np.frexp, np.modf, np.spacing)
+def _decomposition_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_X, rng=rng)
+
+
+@sample_inputs(np.nextafter)
+def _nextafter_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_X, np.array([10.0, -10.0, 0.0]), rng=rng)

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import Sample, sample_inputs, scalar_rule
 
 
 def _sinh_partial(x: Any, y: Any) -> Any:
@@ -61,3 +62,21 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 
 for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.sinh, np.cosh, np.tanh, np.arcsinh)
+def _hyperbolic_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-1.2, 0.3, 0.9], [0.1, -0.4, 1.6]]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.arccosh)
+def _arccosh_samples(rng: np.random.Generator) -> list[Sample]:
+    # x > 1 (the real domain); complex values on both sides of the imaginary axis (the principal branch)
+    return [*elementwise_samples(np.array([1.2, 2.5, 7.0]), complex_inputs=True, rng=rng),
+            Sample(np.array([-1.5 + 0.5j, -0.3 - 0.8j]), label="complex, negative real part")]
+
+
+@sample_inputs(np.arctanh)
+def _arctanh_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([-0.7, 0.2, 0.6]), complex_inputs=True, rng=rng)

@@ -50,26 +50,29 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    UnsupportedKeywordError,
+    differentiable,
+    frule,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    scalar_rule,
+    unthunk,
+)
+from chainrules_core.scalar_rules import (
     NO,
     NUMERIC,
     ZERO_TANGENT,
     check_ufunc_keywords,
-    differentiable,
     fit_tangent,
     is_zero_tangent,
     project_argument,
-    read_cotangent,
-)
-from chainrules_core import (
-    AbstractZero,
-    NotImplementedTangent,
-    Thunk,
-    UnsupportedKeywordError,
-    frule,
-    rrule,
-    scalar_rule,
-    unthunk,
 )
 
 
@@ -296,3 +299,37 @@ def _clip_rules(clip: Any, name: str, min_names: tuple[str, ...], max_names: tup
 
 _clip_rules(np.clip, "clip", ("a_min", "min"), ("a_max", "max"), (NUMERIC, BOUND, BOUND, object))
 _clip_rules(np.ndarray.clip, "ndarray.clip", ("min",), ("max",), (np.ndarray, BOUND, BOUND, object))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X1 = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+_X2 = np.array([0.2, -1.3, 2.5])  # ties with the first argument in the middle column
+
+
+@sample_inputs(np.maximum, np.minimum, np.fmax, np.fmin)
+def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X1, _X2, rng=rng),
+            Sample(np.array([1.0, -2.0]), np.array([1.0, -2.0]), label="all ties: the cotangent is split"),
+            Sample(_X1, 0.5, label="a scalar bound")]
+
+
+_A = np.array([[-1.5, -0.3, 0.2], [0.5, 0.9, 1.6]])
+
+
+@sample_inputs(np.clip)
+def _clip_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_A, -0.5, 1.0, label="below, inside and above scalar bounds"),
+            Sample(_A.astype(np.float32), np.float32(-0.5), np.float32(1.0), label="float32"),
+            Sample(_A, 0.5, 0.9, label="ties with both bounds (the cotangent is split)"),
+            Sample(_A, None, 0.4, label="no lower bound"), Sample(_A, -0.2, None, label="no upper bound"),
+            Sample(_A, np.array([-1.0, 0.0, 0.1]), np.array([[0.0], [1.0]]), label="array bounds, broadcast"),
+            Sample(_A, np.array([-1.0, 0.0, 0.1]), -0.5, label="crossed bounds (a_min > a_max)"),
+            Sample(_A, fkwargs={"a_min": -0.5, "a_max": 1.0}, label="bounds by keyword (not differentiated)"),
+            Sample(_A, fkwargs={"min": -0.5}, label="NumPy 2's min= keyword"),
+            Sample(_A + 0.25j * _A[::-1], -0.5, 1.0, label="complex (ordered lexicographically)")]
+
+
+@sample_inputs(np.ndarray.clip)
+def _clip_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_A, -0.5, 1.0, label="bounds by position"),
+            Sample(_A, fkwargs={"min": -0.5, "max": 0.9}, label="bounds by keyword")]

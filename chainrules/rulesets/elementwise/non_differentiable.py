@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from chainrules_core import non_differentiable
+from chainrules_core import Sample, non_differentiable, sample_inputs
 
 NON_DIFFERENTIABLE = (
     # comparisons
@@ -50,3 +50,49 @@ NON_DIFFERENTIABLE = (
 
 for _f in NON_DIFFERENTIABLE:
     non_differentiable(_f)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+# A non-differentiable function's rules give NoTangent() for every argument, floating ones included.
+_X = np.array([[0.7, -1.3, np.nan], [np.inf, 1.8, -2.6]])
+_Y = np.array([0.7, 1.0, 2.5])
+_I, _J = np.array([[12, 7, -3], [5, 0, 9]]), np.array([3, 2, 1])
+
+
+@sample_inputs(np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal, np.isclose,
+               np.allclose, np.array_equal, np.array_equiv, np.logical_and, np.logical_or, np.logical_xor)
+def _comparison_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_X, _Y), Sample(1.5, 2.0, label="scalars")]
+
+
+@sample_inputs(np.floor_divide)
+def _floor_divide_samples(rng: np.random.Generator) -> list[Sample]:
+    # piecewise constant: between its jumps the finite differences agree that nothing moves
+    return [Sample(np.array([[2.3, -1.7, 5.2], [-4.1, 0.6, 3.35]]), np.array([1.5, 1.5, -2.0])), Sample(_I, _J)]
+
+
+@sample_inputs(np.logical_not, np.isnan, np.isinf, np.isfinite, np.isreal, np.iscomplex, np.isrealobj,
+               np.iscomplexobj)
+def _predicate_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_X), Sample(_X + 0.5j, label="complex")]
+
+
+@sample_inputs(np.signbit, np.isposinf, np.isneginf)
+def _real_predicate_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_X)]
+
+
+@sample_inputs(np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift, np.right_shift, np.gcd, np.lcm)
+def _integer_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_I, _J)]
+
+
+@sample_inputs(np.invert, np.bitwise_count)
+def _bit_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_I), Sample(np.array([True, False]), label="booleans")]
+
+
+@sample_inputs(np.isnat)
+def _isnat_samples(rng: np.random.Generator) -> list[Sample]:
+    # (no NaT in the sample: the testers' mutation check compares NaT unequal to itself)
+    return [Sample(np.array(["2026-01-01", "2026-11-25"], dtype="datetime64[D]"))]

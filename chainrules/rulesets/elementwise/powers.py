@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules_core import Sample, sample_inputs, scalar_rule
 
 
 def working_dtype(y: Any) -> np.dtype:
@@ -125,3 +126,41 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 
 for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_BASE = np.array([[0.4, 1.3, 2.7], [5.0, 0.9, 1.1]])
+
+
+@sample_inputs(np.power, np.float_power)
+def _power_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_BASE, np.array([1.5, -0.7, 2.2]), complex_inputs=True, rng=rng),
+            Sample(_BASE, 3, label="an integer exponent (not differentiated)"),
+            # (a real power of a negative base is NaN off the integers: the exponent's partial there,
+            # the real part of the complex one, has no finite differences to compare with)
+            Sample(np.array([-1.5, -0.4, 2.0]), np.array([2, 3, -1]), label="negative bases, integer exponents"),
+            Sample(np.array([0.0, 0.0, 1.2]), np.array([2, 1, 0]), label="a zero base, integer exponents 2, 1, 0"),
+            Sample(np.array([0.5, 2.0]), 0.0, label="a zero exponent")]
+
+
+@sample_inputs(np.square, np.reciprocal)
+def _square_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-1.2, 0.3, 0.9], [2.1, -0.4, 1.6]]), complex_inputs=True, rng=rng)
+
+
+@sample_inputs(np.sqrt)
+def _sqrt_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_BASE, complex_inputs=True, rng=rng),
+            Sample(np.array([-1.5 + 0.5j, -0.3 - 0.8j]), label="complex, negative real part")]
+
+
+@sample_inputs(np.cbrt)
+def _cbrt_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[-8.0, 0.3, 2.7], [-0.5, 0.9, 27.5]]), rng=rng)  # real only
+
+
+@sample_inputs(np.hypot)
+def _hypot_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]]), np.array([1.2, -0.8, 0.0]),
+                                 rng=rng),
+            Sample(np.array([0.0, 1.0]), np.array([0.0, 0.0]), label="the origin (zero subgradient)")]

@@ -35,34 +35,25 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.elementwise import arithmetic, powers
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    NUMERIC,
-    SEQUENCE,
-    ZERO_TANGENT,
-    differentiable,
-    fit_tangent,
-    no_keywords,
-    project_argument,
-    read_cotangent,
-    sequence_cotangent,
-    sequence_tangents,
-    unary_rule,
-    zero_backward,
-    zero_forward,
-)
+from chainrules.rulesets.elementwise._sequences import SEQUENCE, sequence_cotangent, sequence_tangents
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule, zero_backward, zero_forward
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
+    Sample,
     Thunk,
     Varargs,
+    differentiable,
     frule,
     non_differentiable,
+    read_cotangent,
     rrule,
+    sample_inputs,
     scalar_rule,
     unbroadcast,
 )
+from chainrules_core.scalar_rules import NO, NUMERIC, ZERO_TANGENT, fit_tangent, project_argument
 
 unary_rule(builtins.abs, abs_backward, abs_forward, keywords=no_keywords, positional_out=False)
 scalar_rule(builtins.pow, *powers.POWER_PARTIALS, keywords=no_keywords, positional_out=False)
@@ -132,6 +123,7 @@ def _extremum_rules(f: Any) -> None:
         if not len(elements) or not differentiable(y):  # default= was returned, or an integer
 
             def constant_pullback(dy: Any) -> tuple[Any, ...]:
+                read_cotangent(dy, y, f)  # rejects what is not a cotangent; nothing is differentiated
                 return (NO, *(NO for _ in args))
 
             constant_pullback.__name__ = constant_pullback.__qualname__ = f"{name}_pullback"
@@ -172,3 +164,46 @@ def _extremum_rules(f: Any) -> None:
 
 _extremum_rules(builtins.min)
 _extremum_rules(builtins.max)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(builtins.abs)
+def _abs_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(-1.5), Sample(3 - 4j, label="complex"), Sample(np.array([0.7, -1.3]), label="array"),
+            Sample(np.float32(-2.5), label="float32")]
+
+
+@sample_inputs(builtins.pow)
+def _pow_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(1.7, 2.5), Sample(-8.0, 1 / 3, label="a complex result (Python's principal power)"),
+            Sample(2.5, 3, label="an integer exponent (not differentiated)"),
+            Sample(np.array([0.5, 2.0]), 1.5, label="array"), Sample(3, 4, 5, label="modular: integers")]
+
+
+@sample_inputs(builtins.divmod)
+def _divmod_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(7.3, 2.0), Sample(-7.3, 2.0, label="negative dividend"),
+            Sample(np.array([2.3, -1.7]), 1.5, label="array")]
+
+
+@sample_inputs(builtins.round)
+def _round_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(2.37, label="an integer result (non-differentiable)"), Sample(2.37, 1, label="ndigits"),
+            Sample(np.float64(-1.234), 2, label="NumPy scalar")]
+
+
+@sample_inputs(builtins.sum)
+def _sum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample([0.5, -1.5, 2.0]), Sample((0.5, 2, np.float32(1.5)), label="a tuple with an integer"),
+            Sample([np.ones(3), rng.standard_normal((2, 3))], label="arrays broadcast together"),
+            Sample(rng.standard_normal((3, 2)), label="an array: summed over its rows"),
+            Sample([0.5, 1.5], 2.5, label="start")]
+
+
+@sample_inputs(builtins.max, builtins.min)
+def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample([1.0, 3.5, -2.0]), Sample([1.0, 3.5, 3.5, -3.5, 2], label="ties are split"),
+            Sample(1.5, -2.5, 0.5, label="several arguments"),
+            Sample(np.array([0.5, -1.5, 2.5]), label="an array"),
+            Sample([1.0, -3.5, 2.0], fkwargs={"key": abs}, label="key="),
+            Sample([], fkwargs={"default": 0.0}, label="empty with default= (constant)")]

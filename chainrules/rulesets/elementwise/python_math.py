@@ -49,31 +49,24 @@ from chainrules.rulesets.elementwise import (
     signs,
     trigonometric,
 )
-from chainrules.rulesets.elementwise._common import (
-    NO,
-    SEQUENCE,
-    ZERO,
-    ZERO_TANGENT,
-    differentiable,
-    fit_tangent,
-    no_keywords,
-    project_argument,
-    read_cotangent,
-    sequence_cotangent,
-    sequence_tangents,
-    unary_rule,
-)
+from chainrules.rulesets.elementwise._sequences import SEQUENCE, sequence_cotangent, sequence_tangents
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
+    Sample,
     Thunk,
     Varargs,
+    differentiable,
     frule,
     non_differentiable,
+    read_cotangent,
     rrule,
+    sample_inputs,
     scalar_rule,
 )
+from chainrules_core.scalar_rules import NO, ZERO, ZERO_TANGENT, fit_tangent, project_argument
 
 REAL = numbers.Real
 """Argument type of the ``math`` rules: Python and NumPy real numbers."""
@@ -295,3 +288,83 @@ def prod_frule(tangents: Any, iterable: Any, *, start: Any = 1) -> Any:
     others = products_of_others(list(iterable))
     terms = [start * other * dx for other, dx in zip(others, dxs) if dx is not None]
     return y, fit_tangent(sum(terms), y) if terms else ZERO_TANGENT
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_POINTS: dict[Any, tuple[tuple[Any, ...], ...]] = {
+    math.sin: ((0.7,), (-2.3,)), math.cos: ((0.7,), (-2.3,)), math.tan: ((0.7,), (-1.2,)),
+    math.asin: ((0.4,), (-0.8,)), math.acos: ((0.4,), (-0.8,)), math.atan: ((0.7,), (-3.0,)),
+    math.atan2: ((0.7, 1.2), (-0.5, -2.0)), math.degrees: ((0.7,),), math.radians: ((45.0,),),
+    math.sinh: ((0.7,), (-1.3,)), math.cosh: ((0.7,), (-1.3,)), math.tanh: ((0.7,), (-1.3,)),
+    math.asinh: ((0.7,), (-1.3,)), math.acosh: ((1.4,), (6.0,)), math.atanh: ((0.4,), (-0.8,)),
+    math.exp: ((0.7,), (-1.3,)), math.expm1: ((1e-3,), (-1.3,)), math.log2: ((0.7,), (9.0,)),
+    math.log10: ((0.7,), (9.0,)), math.log1p: ((1e-3,), (-0.6,)), math.sqrt: ((0.7,), (9.0,)),
+    math.pow: ((1.7, 2.5), (0.5, -1.5), (-2.0, 3)),  # a negative base: an integer exponent (else NaN)
+    math.copysign: ((1.5, -2.0), (-0.5, 3.0)),
+    math.fmod: ((7.3, 2.0), (-7.3, 2.0)), math.remainder: ((7.3, 2.0), (-6.7, 2.0)),
+    math.ldexp: ((1.5, 3), (-0.7, -2)), math.nextafter: ((1.5, 2.0), (1.5, -2.0)), math.ulp: ((1.5,), (-3e5,)),
+    math.erf: ((0.7,), (-1.3,)), math.erfc: ((0.7,), (-1.3,)), math.gamma: ((0.7,), (3.5,), (-1.5,)),
+    math.lgamma: ((0.7,), (3.5,), (-1.5,)), math.frexp: ((5.3,), (-0.7,)), math.modf: ((5.3,), (-0.7,)),
+    math.fabs: ((-1.5,), (2.5,)), math.log: ((0.7,), (9.0, 2.0), (9.0, 0.5)),
+    math.hypot: ((3.0, 4.0), (1.0, -2.0, 2.0), (0.0, 0.0), (2.5,)),
+}
+if hasattr(math, "exp2"):  # Python >= 3.11
+    _POINTS[math.exp2] = ((0.7,), (-1.3,))
+if hasattr(math, "cbrt"):
+    _POINTS[math.cbrt] = ((0.7,), (-8.5,))
+
+
+def _math_samples(f: Any) -> Any:
+    def samples() -> list[Sample]:
+        return [Sample(*args) for args in _POINTS[f]]
+
+    samples.__qualname__ = f"_{f.__name__}_samples"
+    return samples
+
+
+for _f in _POINTS:
+    sample_inputs(_f)(_math_samples(_f))
+
+
+@sample_inputs(math.exp, math.sin)
+def _integer_argument_samples() -> list[Sample]:
+    return [Sample(2, label="an integer argument (not differentiated)")]
+
+
+@sample_inputs(math.dist)
+def _dist_samples() -> list[Sample]:
+    return [Sample([0.5, -1.5, 2.0], [1.0, 0.5, -1.0]), Sample((1.0, 2), (0.5, 0.5), label="tuples, an integer"),
+            Sample(np.array([0.5, 2.0]), np.array([1.5, -1.0]), label="arrays")]
+
+
+@sample_inputs(math.fsum)
+def _fsum_samples() -> list[Sample]:
+    return [Sample([0.5, -1.5, 2.0]), Sample((0.1, 2.5, -1.0, 2), label="a tuple with an integer"),
+            Sample(np.array([0.5, 2.0]), label="an array")]
+
+
+@sample_inputs(math.prod)
+def _prod_samples() -> list[Sample]:
+    return [Sample([0.5, -1.5, 2.0]), Sample([2.0, 0.0, 3.0], label="a zero factor"),
+            Sample([2.0, 0.0, 0.0], label="two zero factors"),
+            Sample([1.5, 2.0], fkwargs={"start": 3.0}, label="start= (not differentiated)")]
+
+
+@sample_inputs(math.ceil, math.floor, math.trunc, math.isfinite, math.isinf, math.isnan)
+def _integer_valued_samples() -> list[Sample]:
+    return [Sample(2.7), Sample(-0.4)]
+
+
+@sample_inputs(math.comb, math.perm, math.gcd, math.lcm)
+def _combinatorial_samples() -> list[Sample]:
+    return [Sample(12, 4)]
+
+
+@sample_inputs(math.factorial, math.isqrt)
+def _integer_function_samples() -> list[Sample]:
+    return [Sample(7)]
+
+
+@sample_inputs(math.isclose)
+def _isclose_samples() -> list[Sample]:
+    return [Sample(1.0, 1.0 + 1e-12), Sample(1.0, 1.5)]

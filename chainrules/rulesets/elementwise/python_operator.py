@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets.elementwise import arithmetic, powers
-from chainrules.rulesets.elementwise._common import no_keywords, unary_rule
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
 from chainrules.rulesets.elementwise.complex_parts import abs_backward, abs_forward
-from chainrules_core import non_differentiable, scalar_rule
+from chainrules_core import Sample, non_differentiable, sample_inputs, scalar_rule
 
 PARTIALS: dict[Any, tuple[Any, ...]] = {
     operator.add: arithmetic.PARTIALS[np.add],
@@ -62,3 +62,52 @@ NON_DIFFERENTIABLE = (
 
 for _f in NON_DIFFERENTIABLE:
     non_differentiable(_f)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_A = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+_B = np.array([1.2, -0.8, 1.7])
+
+
+@sample_inputs(operator.add, operator.sub, operator.mul, operator.truediv)
+def _arithmetic_samples() -> list[Sample]:
+    return [Sample(1.5, -0.5), Sample(_A, _B, label="arrays, broadcast"), Sample(2 + 1j, 0.5, label="complex"),
+            Sample(_A.astype(np.float32), 2, label="float32 and an integer")]
+
+
+@sample_inputs(operator.mod)
+def _mod_samples() -> list[Sample]:
+    return [Sample(7.3, 2.0), Sample(-7.3, 2.0, label="negative dividend (floored)"),
+            Sample(np.array([2.3, -1.7]), 1.5, label="array")]
+
+
+@sample_inputs(operator.neg, operator.pos, operator.abs)
+def _unary_samples() -> list[Sample]:
+    return [Sample(-1.5), Sample(_A, label="array"), Sample(3 - 4j, label="complex")]
+
+
+@sample_inputs(operator.pow)
+def _pow_samples() -> list[Sample]:
+    return [Sample(1.7, 2.5), Sample(-8.0, 1 / 3, label="a complex result (Python's principal power)"),
+            Sample(np.abs(_A) + 0.1, _B, label="arrays"), Sample(_A, 2, label="an integer exponent")]
+
+
+@sample_inputs(operator.lt, operator.le, operator.eq, operator.ne, operator.ge, operator.gt, operator.is_,
+               operator.is_not, operator.floordiv)
+def _comparison_samples() -> list[Sample]:
+    return [Sample(1.5, 2.5), Sample(_A, _B, label="arrays")]
+
+
+@sample_inputs(operator.not_, operator.truth)
+def _truth_samples() -> list[Sample]:
+    return [Sample(1.5), Sample(0.0)]
+
+
+@sample_inputs(operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift)
+def _bit_samples() -> list[Sample]:
+    return [Sample(12, 3), Sample(np.array([12, 7]), np.array([3, 1]), label="integer arrays")]
+
+
+@sample_inputs(operator.invert, operator.index)
+def _integer_samples() -> list[Sample]:
+    return [Sample(12), Sample(np.int64(-3), label="NumPy integer")]

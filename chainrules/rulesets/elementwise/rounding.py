@@ -24,14 +24,10 @@ import numbers
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    ZERO,
-    check_ufunc_keywords,
-    unary_rule,
-    zero_backward,
-    zero_forward,
-)
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules.rulesets.elementwise._unary import unary_rule, zero_backward, zero_forward
+from chainrules_core import Sample, sample_inputs, scalar_rule
+from chainrules_core.scalar_rules import ZERO, check_ufunc_keywords
 
 for _f in (np.floor, np.ceil, np.trunc, np.rint):
     scalar_rule(_f, ZERO)
@@ -43,3 +39,24 @@ unary_rule(np.around, zero_backward, zero_forward, extra=_DECIMALS_OUT)
 unary_rule(np.ndarray.round, zero_backward, zero_forward, name="ndarray.round", extra=_DECIMALS_OUT,
            types=(np.ndarray,))
 unary_rule(np.fix, zero_backward, zero_forward, extra=(("out", object),), keywords=check_ufunc_keywords)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X = np.array([[0.72, -1.31, 2.14], [-0.43, 1.86, -2.68]])  # away from integers and from the rounding points
+
+
+@sample_inputs(np.floor, np.ceil, np.trunc, np.rint, np.fix)
+def _rounding_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(np.arange(3), label="integers (not differentiated)")]
+
+
+@sample_inputs(np.round, np.around)
+def _round_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng), Sample(_X, 1, label="decimals by position"),
+            Sample(_X, fkwargs={"decimals": -1}, label="decimals by keyword"),
+            Sample(_X + 0.37j, label="complex")]
+
+
+@sample_inputs(np.ndarray.round)
+def _round_method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_X), Sample(_X.astype(np.float32), 1, label="float32, decimals by position")]

@@ -32,27 +32,29 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
+from chainrules.rulesets.elementwise.complex_parts import real_part
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    UnsupportedKeywordError,
+    differentiable,
+    frule,
+    non_differentiable,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unthunk,
+)
+from chainrules_core.scalar_rules import (
     NO,
     NUMERIC,
     ZERO_TANGENT,
-    differentiable,
     fit_tangent,
     is_complex,
     is_zero_tangent,
     project_argument,
-    read_cotangent,
-    real_part,
-)
-from chainrules_core import (
-    AbstractZero,
-    NotImplementedTangent,
-    Thunk,
-    UnsupportedKeywordError,
-    frule,
-    non_differentiable,
-    rrule,
-    unthunk,
 )
 
 
@@ -174,3 +176,32 @@ def _check_copy(x: Any, copy: Any) -> None:
     if not copy and isinstance(x, np.ndarray):
         raise UnsupportedKeywordError("numpy.nan_to_num: copy=False replaces the entries of x in place, which is "
                                       "not differentiable; call with copy=True")
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_CONDITION = np.array([[True, False, True], [False, False, True]])
+
+
+@sample_inputs(np.where)
+def _where_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y = rng.standard_normal((2, 3)), rng.standard_normal(3)
+    return [Sample(_CONDITION, x, y, label="y broadcast"),
+            Sample(_CONDITION, x.astype(np.float32), np.float32(0.5), label="float32, a scalar y"),
+            Sample(_CONDITION[0], 1.5, y, label="a scalar x"),
+            Sample(_CONDITION, x + 1j * x[::-1], y, label="complex x"),
+            Sample(np.array([0.0, 1.5, -2.0]) > 0, np.arange(3), y, label="integer x (not differentiated)"),
+            Sample(_CONDITION, label="where(condition): indices, non-differentiable")]
+
+
+_SPECIAL = np.array([[np.nan, 1.5, np.inf], [-np.inf, -0.3, np.nan]])
+
+
+@sample_inputs(np.nan_to_num)
+def _nan_to_num_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_SPECIAL, label="NaN, +inf and -inf replaced by the defaults"),
+            Sample(_SPECIAL, True, 0.5, 10.0, -10.0, label="replacement values by position (differentiated)"),
+            Sample(_SPECIAL.astype(np.float32), True, *np.array([0.5, 10.0, -10.0], np.float32), label="float32"),
+            Sample(_SPECIAL, fkwargs={"nan": 2.0, "posinf": 5.0}, label="replacement values by keyword"),
+            Sample(_SPECIAL[0] + 1j * _SPECIAL[1], True, 0.5, 10.0, -10.0,
+                   label="complex: real and imaginary parts replaced separately"),
+            Sample(np.array([0.5, -1.0]), label="nothing to replace")]

@@ -27,14 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import (
-    ZERO,
-    is_complex,
-    unary_rule,
-    zero_cotangent,
-    zero_tangent_of,
-)
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules.rulesets.elementwise._unary import unary_rule
+from chainrules_core import Sample, sample_inputs, scalar_rule
+from chainrules_core.scalar_rules import ZERO, is_complex, zero_cotangent, zero_tangent_of
 
 
 def _phase_map(z: Any, s: Any, d: Any) -> Any:
@@ -72,3 +68,26 @@ PARTIALS: dict[Any, tuple[Any, ...]] = {
 
 for _f, _partials in PARTIALS.items():
     scalar_rule(_f, *_partials)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_X = np.array([[0.7, -1.3, 2.1], [-0.4, 1.8, -2.6]])
+
+
+@sample_inputs(np.sign)
+def _sign_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, rng=rng),
+            Sample(_X + 1j * _X[::-1], label="complex: z / |z|, a phase")]
+
+
+@sample_inputs(np.heaviside)
+def _heaviside_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(_X, np.array([0.5, 0.2, 1.0]), rng=rng),
+            # x1 jumps at 0: integers there (not differentiated), so that x2's partial is checked
+            Sample(np.array([-1, 0, 2, 0]), np.array([0.5, 0.3, 0.7, 1.2]),
+                   label="zeros of x1: x2 is the output there")]
+
+
+@sample_inputs(np.copysign)
+def _copysign_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(_X, np.array([1.5, 2.0, -0.5]), rng=rng)

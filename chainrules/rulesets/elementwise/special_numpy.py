@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.elementwise._common import no_keywords
-from chainrules_core import scalar_rule
+from chainrules.rulesets._samples import elementwise_samples
+from chainrules.rulesets.elementwise._unary import no_keywords
+from chainrules_core import Sample, sample_inputs, scalar_rule
 
 
 def sinc_derivative(x: Any, y: Any) -> Any:
@@ -51,3 +52,16 @@ def i0_derivative(x: Any, y: Any) -> Any:
 
 scalar_rule(np.sinc, sinc_derivative, keywords=no_keywords, positional_out=False)
 scalar_rule(np.i0, i0_derivative, keywords=no_keywords, positional_out=False)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.sinc)
+def _sinc_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*elementwise_samples(np.array([[0.25, -1.3, 2.7], [3.5, 0.6, -0.8]]), complex_inputs=True, rng=rng),
+            Sample(np.array([0.0, 1e-3, -0.02]), label="near 0 (the Taylor series)"),
+            Sample(np.array([0.0, 0.04], dtype=np.float32), label="near 0, float32")]
+
+
+@sample_inputs(np.i0)
+def _i0_samples(rng: np.random.Generator) -> list[Sample]:
+    return elementwise_samples(np.array([[0.0, -1.3, 2.7], [3.5, 0.6, -0.8]]), rng=rng)

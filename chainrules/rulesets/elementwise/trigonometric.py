@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.rulesets._samples import elementwise_samples
-from chainrules.rulesets.elementwise._common import no_keywords, unary_rule
+from chainrules.rulesets.elementwise._unary import no_keywords, unary_rule
 from chainrules_core import Sample, sample_inputs, scalar_rule
 
 DEGREE = math.pi / 180

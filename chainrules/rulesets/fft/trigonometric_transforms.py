@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import scipy.fft
 
-from chainrules.rulesets.arrays._common import output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.fft._common import (
     ARRAY,
     NO,

@@ -1,7 +1,7 @@
 """Reductions and scans: sum, prod, mean, var, std, max/min, cumsum, cumprod, nan-reductions, median, quantile.
 
 One module per family: :mod:`~chainrules.rulesets.reductions.sums` (sum, nansum, mean,
-nanmean, average), :mod:`~chainrules.rulesets.reductions.products` (prod, nanprod),
+nanmean, average), :mod:`~chainrules.rulesets.reductions.prod` (prod, nanprod),
 :mod:`~chainrules.rulesets.reductions.moments` (var, std, nanvar, nanstd),
 :mod:`~chainrules.rulesets.reductions.extrema` (max/amax, min/amin, nanmax, nanmin, ptp),
 :mod:`~chainrules.rulesets.reductions.scans` (cumsum, cumprod, cumulative_sum,

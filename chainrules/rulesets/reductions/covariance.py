@@ -41,19 +41,20 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._registration import name_pullback, register_rules
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
     differentiable,
-    name_pullback,
-    output_tangent,
     passes_through,
-    project_array_argument,
-    project_input,
     read_cotangent,
-    register_rules,
-    tangent_value,
-    zero_cotangents,
+    sample_inputs,
 )
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk, ZeroTangent
 
 _NO = NoTangent()
 
@@ -195,7 +196,7 @@ def _cov_cotangents(cov: Covariance, dC: np.ndarray, project_m: Any, project_y: 
 
 def project_if(x: Any, projector: Any) -> Any:
     """``projector`` if ``x`` is differentiable, else ``None``."""
-    return projector if x is not None and differentiable(np.asarray(x)) else None
+    return projector if differentiable(x) else None
 
 
 def cov_rrule(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None, fweights: Any = None,
@@ -203,15 +204,14 @@ def cov_rrule(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof
     out = np.cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype=dtype)
     cov = Covariance(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
     p = cov.centred.shape[0]
-    project_m = project_input(m)
-    project_y = project_array_argument(y) if y is not None else None
-    project_aweights = (project_array_argument(aweights)
-                        if aweights is not None and differentiable(np.asarray(aweights)) else None)
+    project_m = cotangent_projector(m)
+    project_y = cotangent_projector(y) if y is not None else None
+    project_aweights = cotangent_projector(aweights) if differentiable(aweights) else None
 
     def cov_pullback(dC: Any) -> tuple[Any, ...]:
-        dC = read_cotangent(dC, out, "np.cov pullback: output cotangent")
+        dC = read_cotangent(dC, out, np.cov)
         if passes_through(dC):
-            zero = zero_cotangents(dC, 1)[0]
+            zero = passed_on(dC)
             return (_NO, project_m(zero), project_y(zero) if project_y else _NO, _NO, _NO, _NO, _NO,
                     project_aweights(zero) if project_aweights else _NO)
         dC = np.reshape(dC, (p, p))
@@ -226,8 +226,8 @@ def cov_frule(tangents: tuple[Any, ...], m: Any, y: Any = None, rowvar: Any = Tr
               ddof: Any = None, fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> tuple[Any, Any]:
     out = np.cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype=dtype)
     dm = tangent_value(tangents[1]) if differentiable(m) else None
-    dy = tangent_value(tangents[2]) if y is not None and differentiable(np.asarray(y)) else None
-    daw = tangent_value(tangents[7]) if aweights is not None and differentiable(np.asarray(aweights)) else None
+    dy = tangent_value(tangents[2]) if differentiable(y) else None
+    daw = tangent_value(tangents[7]) if differentiable(aweights) else None
     for t in (dm, dy, daw):
         if isinstance(t, NotImplementedTangent):
             return out, t
@@ -254,13 +254,13 @@ def corrcoef_rrule(x: Any, y: Any = None, rowvar: Any = True, *,
                    dtype: Any = None) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
     out = np.corrcoef(x, y, rowvar, dtype=dtype)
     cov = Covariance(x, y, rowvar, False, None, None, None, dtype)
-    project_x = project_input(x)
-    project_y = project_array_argument(y) if y is not None else None
+    project_x = cotangent_projector(x)
+    project_y = cotangent_projector(y) if y is not None else None
 
     def corrcoef_pullback(dR: Any) -> tuple[Any, ...]:
-        dR = read_cotangent(dR, out, "np.corrcoef pullback: output cotangent")
+        dR = read_cotangent(dR, out, np.corrcoef)
         if passes_through(dR) or np.ndim(out) == 0:  # a single variable: R = 1 (or NaN), constant
-            zero = zero_cotangents(dR, 1)[0] if passes_through(dR) else ZeroTangent()
+            zero = passed_on(dR) if passes_through(dR) else ZeroTangent()
             return _NO, project_x(zero), project_y(zero) if project_y else _NO, _NO
         c = cov.value()
         stddev = np.sqrt(np.real(np.diag(c)))
@@ -275,7 +275,7 @@ def corrcoef_frule(tangents: tuple[Any, ...], x: Any, y: Any = None, rowvar: Any
                    dtype: Any = None) -> tuple[Any, Any]:
     out = np.corrcoef(x, y, rowvar, dtype=dtype)
     dx = tangent_value(tangents[1]) if differentiable(x) else None
-    dy = tangent_value(tangents[2]) if y is not None and differentiable(np.asarray(y)) else None
+    dy = tangent_value(tangents[2]) if differentiable(y) else None
     for t in (dx, dy):
         if isinstance(t, NotImplementedTangent):
             return out, t
@@ -294,3 +294,33 @@ def corrcoef_frule(tangents: tuple[Any, ...], x: Any, y: Any = None, rowvar: Any
 
 
 register_rules(np.corrcoef, "corrcoef", corrcoef_rrule, corrcoef_frule)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_FREQUENCIES = np.array([1, 2, 1, 3, 1])
+
+
+@sample_inputs(np.cov)
+def _cov_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y = rng.standard_normal((3, 5)), rng.standard_normal((2, 5))
+    aweights = rng.uniform(0.5, 2.0, 5)
+    return [Sample(x, label="rows are variables"), Sample(x, y, label="y stacked under m"),
+            Sample(x.T.copy(), y.T.copy(), False, label="rowvar=False by position"),
+            Sample(x.T.copy(), fkwargs={"rowvar": False}, label="rowvar=False by keyword"),
+            Sample(x[0], label="one variable: a 0-d output"),
+            Sample(x, None, True, True, label="bias=True"), Sample(x, None, True, False, 2, label="ddof=2"),
+            Sample(x, None, True, False, None, None, aweights, label="analytic weights (differentiated)"),
+            Sample(x, None, True, False, 1, _FREQUENCIES, aweights, label="frequency and analytic weights, ddof"),
+            Sample(x.astype(np.float32), label="float32"),
+            Sample(x.astype(np.float32), fkwargs={"dtype": np.float64}, label="float32, dtype="),
+            Sample(x + 1j * rng.standard_normal((3, 5)), label="complex")]
+
+
+@sample_inputs(np.corrcoef)
+def _corrcoef_samples(rng: np.random.Generator) -> list[Sample]:
+    x, y = rng.standard_normal((3, 5)), rng.standard_normal((2, 5))
+    return [Sample(x), Sample(x, y, label="y stacked under x"),
+            Sample(x.T.copy(), None, False, label="rowvar=False by position"),
+            Sample(x[0], y[0], label="two 1-d variables"),
+            Sample(x[0], label="one variable: R = 1, constant"), Sample(x.astype(np.float32), label="float32"),
+            Sample(x + 1j * rng.standard_normal((3, 5)), label="complex")]

@@ -36,26 +36,31 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    NUMBER_OR_ARRAY,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
-    tangent_value,
-    to_tangent_dtype,
-    zero_cotangents,
 )
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk, frule, rrule
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value, to_tangent_dtype
+from chainrules_core import (
+    NUMERIC,
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+)
 
 _NO = NoTangent()
 
@@ -131,17 +136,16 @@ class Extremum:
         return total / self.count
 
 
-def _extremum_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, keepdims: Any, initial: Any, where: Any,
+def _extremum_rrule(f: Callable[..., Any], a: Any, axis: Any, keepdims: Any, initial: Any, where: Any,
                     *, skip_nan: bool) -> tuple[Any, Callable[[Any], tuple[Any, Any]]]:
     y = f(a, axis, **given(keepdims=keepdims, initial=initial, where=where))
-    project_a = project_input(a)
-    project_initial = project_input(initial) if initial is not NOVALUE else None
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
+    project_initial = cotangent_projector(initial) if initial is not NOVALUE else None
 
     def extremum_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_initial(zero) if project_initial else _NO
         winners = Extremum(a, axis, y, initial, where, skip_nan=skip_nan)
         da = project_a(winners.cotangent(dy, a)) if differentiable(a) else _NO
@@ -174,7 +178,7 @@ def _register_extremum(f: Callable[..., Any], name: str, skip_nan: bool) -> None
     def extremum_rrule(a: Any, axis: Any = None, out: Any = None, keepdims: Any = NOVALUE, initial: Any = NOVALUE,
                        where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _extremum_rrule(f, name, a, axis, keepdims, initial, where, skip_nan=skip_nan)
+        y, cotangents = _extremum_rrule(f, a, axis, keepdims, initial, where, skip_nan=skip_nan)
 
         def extremum_pullback(dy: Any) -> tuple[Any, ...]:
             da, dinitial = cotangents(dy)
@@ -203,7 +207,7 @@ register_method(np.ndarray.min, np.min, ("axis", "out"), ("keepdims", "initial",
 
 
 # ---- np.ptp -------------------------------------------------------------------------------------
-@rrule.register(np.ptp, NUMBER_OR_ARRAY)
+@rrule.register(np.ptp, NUMERIC)
 def ptp_rrule(a: Any, axis: Any = None, out: Any = None,
               keepdims: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
     """Reverse rule of ``np.ptp`` (``max - min``; ties share equally, as for ``max``/``min``).
@@ -219,12 +223,12 @@ def ptp_rrule(a: Any, axis: Any = None, out: Any = None,
     reject_out(np.ptp, out)
     kwargs = given(keepdims=keepdims)
     y = np.ptp(a, axis, **kwargs)
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
 
     def ptp_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, y, "np.ptp pullback: output cotangent")
+        dy = read_cotangent(dy, y, np.ptp)
         if passes_through(dy) or not differentiable(a):
-            return _NO, project_a(zero_cotangents(dy, 1)[0]), _NO, _NO, _NO
+            return _NO, project_a(passed_on(dy)), _NO, _NO, _NO
         top = Extremum(a, axis, np.max(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
         bottom = Extremum(a, axis, np.min(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
         return _NO, project_a(top.cotangent(dy, a) - bottom.cotangent(dy, a)), _NO, _NO, _NO
@@ -232,7 +236,7 @@ def ptp_rrule(a: Any, axis: Any = None, out: Any = None,
     return y, ptp_pullback
 
 
-@frule.register(np.ptp, NUMBER_OR_ARRAY)
+@frule.register(np.ptp, NUMERIC)
 def ptp_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, out: Any = None,
               keepdims: Any = NOVALUE) -> tuple[Any, Any]:
     """Forward rule of ``np.ptp``.
@@ -253,3 +257,40 @@ def ptp_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, out: Any = No
     top = Extremum(a, axis, np.max(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
     bottom = Extremum(a, axis, np.min(a, axis, **kwargs), NOVALUE, NOVALUE, skip_nan=False)
     return y, output_tangent(np.reshape(top.tangent(da, None) - bottom.tangent(da, None), np.shape(y)), y)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_TIES = np.array([[1.5, -0.5, 1.5, 0.2], [0.3, -1.0, 0.3, -1.0], [2.0, -2.0, 0.1, 0.4]])
+"""Rows with a tie for the maximum, ties for both extrema, and none: ties share the cotangent equally.
+
+Two-way ties only: there the central finite differences, ``(max(d) + min(d)) / 2`` of the tied
+tangents, are their mean, the rules' equal split; at a three-way tie they are not the mean
+(no finite differences single out a subgradient), so the unit tests pin that convention."""
+
+
+@sample_inputs(np.max, np.amax, np.min, np.amin, np.nanmax, np.nanmin)
+def _extremum_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None,), rng=rng, empty=False),
+            Sample(_TIES, 1, label="ties in a slice"), Sample(_TIES, label="ties, all axes"),
+            Sample(y, 1, None, False, 0.25, label="initial by position (differentiated)"),
+            Sample(np.array([[0.25, -1.0], [0.5, 0.0]]), 1, None, False, 0.25, label="initial ties with an entry"),
+            Sample(y, fkwargs={"axis": 0, "initial": -5.0, "where": y > -1.0}, label="where= with initial="),
+            Sample(np.zeros((2, 0)), 0, label="an empty output")]
+
+
+@sample_inputs(np.nanmax, np.nanmin)
+def _nan_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.max, np.ndarray.min)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_TIES), Sample(_TIES, 1, label="axis by position"),
+            Sample(_TIES.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]
+
+
+@sample_inputs(np.ptp)
+def _ptp_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None,), rng=rng, empty=False),
+            Sample(_TIES, 1, label="ties in a slice")]

@@ -15,7 +15,11 @@ cotangent with respect to the given mean, which is never differentiated as a key
 zero whenever it is the true mean). ``std`` divides by ``2 std``; where ``std == 0`` (all
 entries of a slice equal) the derivative does not exist and the rule returns the zero
 subgradient instead of NaN. A floating ``ddof`` passed by position is differentiated:
-``dvar/dddof = var / (N - ddof)``; an integer ``ddof`` gets ``NoTangent()``.
+``dvar/dddof = var / (N - ddof)``; an integer ``ddof`` gets ``NoTangent()``. The variance
+of an empty slice (or of an all-NaN slice, for ``nanvar``/``nanstd``) is NaN whatever
+``ddof`` is: its tangent, its entries' cotangent and its derivative in ``ddof`` are zero (as
+for ``np.mean``/``np.nanmean``). Where ``ddof`` equals the count of a non-empty slice the
+output is NaN or infinite (NumPy warns) and so are the derivatives.
 
 ``correction=`` (the array-API spelling of ``ddof``) and ``mean=`` are supported as
 keywords, ``where=`` masks entries (zero cotangent), ``nanvar``/``nanstd`` skip NaNs the
@@ -49,25 +53,30 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
-    tangent_value,
-    zero_cotangents,
 )
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value
 from chainrules.rulesets.reductions.sums import summation_mask
-from chainrules_core import NoTangent, NotImplementedTangent, Thunk, UnsupportedKeywordError
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    Thunk,
+    UnsupportedKeywordError,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+    sample_inputs,
+)
 from chainrules_core.rules import _callable_name
 
 _NO = NoTangent()
@@ -76,7 +85,7 @@ _NO = NoTangent()
 class _Deviations:
     """The centred input ``x - c`` of a variance over ``axes`` and what its derivatives need."""
 
-    __slots__ = ("axes", "centred", "count", "denominator", "mask", "shape")
+    __slots__ = ("axes", "centred", "count", "denominator", "empty", "mask", "shape")
 
     def __init__(self, a: Any, axis: Any, dtype: Any, ddof: Any, mask: np.ndarray | None, mean: Any) -> None:
         x = np.asarray(a)
@@ -99,13 +108,29 @@ class _Deviations:
         if mask is not None:
             centred = np.where(mask, centred, np.zeros((), centred.dtype))
         self.centred = centred
-        self.denominator = self.count - ddof
+        # N - ddof as an array of the real working precision: a zero denominator (ddof = N) gives
+        # inf or NaN as NumPy's variance does, never a ZeroDivisionError.
+        real = np.finfo(x.dtype).dtype if x.dtype.kind in "fc" else np.dtype(np.float64)
+        self.denominator = np.asarray(np.subtract(self.count, ddof), dtype=real)
+        self.empty = np.equal(self.count, 0)
+
+    def zero_empty(self, values: Any) -> Any:
+        """``values`` (reduced axes kept) with zeros for the empty slices.
+
+        The variance of an empty slice is NaN (NumPy warns) whatever its (no) entries and
+        ``ddof``: a constant, whose tangent is zero, as ``np.mean`` of an empty slice.
+        """
+        if np.any(self.empty):
+            return np.where(self.empty, 0, values)
+        return values
 
     def variance_cotangent(self, scale: np.ndarray) -> np.ndarray:
         """``dvar/dx`` times ``scale`` (real, reduced axes kept); for complex ``x`` the derivative
-        is ``dvar/dRe(x) + 1j dvar/dIm(x)``. Overwrites the centred values (call once)."""
+        is ``dvar/dRe(x) + 1j dvar/dIm(x)``. Overwrites the centred values (call once).
+
+        An empty slice (all NaN for ``nanvar``) gives its entries zero, as its tangent is zero."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            factor = scale * (2 / self.denominator)
+            factor = self.zero_empty(scale * (2 / self.denominator))
         out = self.centred
         if np.result_type(out, factor) == out.dtype:
             out *= factor
@@ -134,31 +159,30 @@ def _check_dtype(f: Any, a: Any, dtype: Any) -> None:
                                       "(NumPy mixes a real mean with complex deviations); call without it")
 
 
-def _moment_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any,
+def _moment_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any,
                   where: Any, mean: Any, correction: Any, *, skip_nan: bool,
                   root: bool) -> tuple[Any, Callable[[Any], tuple[Any, Any]]]:
     _check_dtype(f, a, dtype)
     y = f(a, axis, dtype, None, ddof, **given(keepdims=keepdims, where=where, mean=mean, correction=correction))
-    project_a = project_input(a)
-    project_ddof = project_input(ddof)
+    project_a = cotangent_projector(a)
+    project_ddof = cotangent_projector(ddof)
     effective_ddof = ddof if correction is NOVALUE else correction
-    where_text = f"{name} pullback: output cotangent"
 
     def moment_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_ddof(zero)
         deviations = _Deviations(a, axis, dtype, effective_ddof, summation_mask(a, where, skip_nan), mean)
         kshape = keepdims_shape(deviations.shape, deviations.axes)
-        dy_k = np.reshape(dy.real, kshape)
+        dy_k = np.reshape(np.real(dy), kshape)
         scale = dy_k * _std_factor(y, kshape) if root else dy_k
         da = project_a(deviations.variance_cotangent(scale)) if differentiable(a) else _NO
 
         def moment_ddof() -> Any:
             # dvar/dddof = var / (N - ddof); dstd/dddof = std / (2 (N - ddof))
             with np.errstate(invalid="ignore", divide="ignore"):
-                partial = np.reshape(y, kshape) / deviations.denominator
+                partial = deviations.zero_empty(np.reshape(y, kshape) / deviations.denominator)
             return project_ddof(np.sum(partial * (0.5 * dy_k if root else dy_k)))
 
         return da, Thunk(moment_ddof) if differentiable(ddof) else _NO
@@ -188,20 +212,18 @@ def _moment_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, axis
         variance = np.reshape(y, kshape) ** 2 if root else np.reshape(y, kshape)
         with np.errstate(invalid="ignore", divide="ignore"):
             dvar = dvar + variance / deviations.denominator * dddof
-    dy = dvar * _std_factor(y, kshape) if root else dvar
+    dy = deviations.zero_empty(dvar * _std_factor(y, kshape) if root else dvar)
     return y, output_tangent(np.reshape(dy, np.shape(y)), y)
 
 
 def _register_moment(f: Callable[..., Any], short: str, *, skip_nan: bool,
                      root: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, ddof, keepdims, *, where, mean, correction)``."""
-    name = f"np.{short}"
-
     def moment_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
                      keepdims: Any = NOVALUE, *, where: Any = NOVALUE, mean: Any = NOVALUE,
                      correction: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _moment_rrule(f, name, a, axis, dtype, ddof, keepdims, where, mean, correction,
+        y, cotangents = _moment_rrule(f, a, axis, dtype, ddof, keepdims, where, mean, correction,
                                       skip_nan=skip_nan, root=root)
 
         def moment_pullback(dy: Any) -> tuple[Any, ...]:
@@ -228,3 +250,37 @@ nanstd_rrule, nanstd_frule = _register_moment(np.nanstd, "nanstd", skip_nan=True
 
 register_method(np.ndarray.var, np.var, ("axis", "dtype", "out", "ddof"), ("keepdims", "where", "mean"))
 register_method(np.ndarray.std, np.std, ("axis", "dtype", "out", "ddof"), ("keepdims", "where", "mean"))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+@sample_inputs(np.var, np.std, np.nanvar, np.nanstd)
+def _moment_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 2), rng)
+    y = sample_array((3, 4), rng)
+    return [*axis_samples(x, before_keepdims=(None, None, 1), rng=rng, scalars=False),
+            Sample(y, 1, None, None, 1, label="integer ddof by position"),
+            Sample(y, 1, None, None, 0.5, label="floating ddof by position (differentiated)"),
+            Sample(y, fkwargs={"axis": 0, "ddof": 1}, label="ddof by keyword"),
+            Sample(y, fkwargs={"axis": 1, "correction": 1.5}, label="correction= (the array API's ddof)"),
+            Sample(y, fkwargs={"axis": 1, "where": y > -1.0}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)"),
+            Sample(np.array([[1.5, 1.5, 1.5], [0.5, -1.0, 2.0]]), 1, label="a constant slice (std: zero subgradient)")]
+
+
+@sample_inputs(np.var, np.std)
+def _mean_keyword_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((3, 4), rng)
+    return [Sample(y, fkwargs={"axis": 1, "mean": np.mean(y, axis=1, keepdims=True)},
+                   label="mean= (NumPy 2, not differentiated)")]
+
+
+@sample_inputs(np.nanvar, np.nanstd)
+def _nan_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5, -1.0], [-0.5, 2.0, np.nan, 0.7]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.var, np.ndarray.std)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((3, 4), rng)
+    return [Sample(y), Sample(y, 1, None, None, 1, label="axis and ddof by position"),
+            Sample(y.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]

@@ -35,7 +35,8 @@ NaN
 ``median``/``quantile``/``percentile`` return NaN for a slice containing NaN; its cotangent
 goes to its NaN entries (split equally, as for ``max``) and the ``q`` derivative there is 0.
 The ``nan*`` variants use the non-NaN entries only (``n`` is their count); an all-NaN slice
-gives a zero cotangent.
+gives a zero cotangent. An empty slice (NaN output, NumPy warns) has zero derivatives too,
+also in ``q``; ``np.quantile`` of an empty array raises NumPy's own error.
 
 NumPy 2.4's ``nanquantile``/``nanpercentile`` order their output axes wrongly when ``q`` has
 two or more dimensions and several, but not all, axes are reduced (``np.nanquantile(x,
@@ -58,29 +59,22 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
-    NOVALUE,
-    differentiable,
-    given,
-    name_pullback,
-    output_tangent,
-    passes_through,
-    project_array_argument,
-    project_input,
-    read_cotangent,
-    reduced_axes,
-    register_rules,
-    reject_out,
-    tangent_value,
-    to_tangent_dtype,
-    zero_cotangents,
-)
+from chainrules.rulesets.reductions._axes import reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
+from chainrules.rulesets.reductions._registration import NOVALUE, given, name_pullback, register_rules, reject_out
+from chainrules.rulesets.reductions._tangent_values import output_tangent, passed_on, tangent_value, to_tangent_dtype
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     UnsupportedKeywordError,
+    cotangent_projector,
+    differentiable,
     not_implemented,
+    passes_through,
+    read_cotangent,
+    sample_inputs,
 )
 from chainrules_core.rules import _callable_name
 
@@ -220,6 +214,8 @@ class OrderStatistics:
 
     def tangent(self, da: np.ndarray) -> np.ndarray:
         """The pushforward of ``da`` (``a``'s shape), laid out as (quantiles, rows)."""
+        if self.sorted.shape[1] == 0:  # empty slices: a NaN output that no entry moves
+            return np.zeros(self.g.shape, dtype=np.result_type(da, self.g))
         table = np.asarray(da).transpose(self.perm).reshape(self.sorted.shape)
         sorted_tangent = _group_mean(np.take_along_axis(table, self.order, axis=1), self.sorted)
         rows = np.arange(self.rows)[None, :]
@@ -237,6 +233,8 @@ class OrderStatistics:
             return np.zeros(self.g.shape)
         if self.method not in CONTINUOUS_METHODS:
             return None
+        if self.sorted.shape[1] == 0:
+            return np.zeros(self.g.shape)
         alpha, beta = CONTINUOUS_METHODS[self.method]
         n = self.valid[None, :].astype(np.float64)
         q = self.q[:, None]
@@ -281,14 +279,13 @@ def _quantile_rrule(f: Callable[..., Any], name: str, a: Any, q: Any, axis: Any,
                     keepdims: Any, weights: Any, *, skip_nan: bool, scale: float) -> tuple[Any, Any]:
     _check_keywords(f, weights)
     y = f(a, q, axis, None, False, method, **given(keepdims=keepdims))
-    project_a = project_input(a)
-    project_q = project_array_argument(q)
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
+    project_q = cotangent_projector(q)
 
     def quantile_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return project_a(zero), project_q(zero)
         broken = _numpy_layout_bug(name, a, q, axis, skip_nan)
         if broken is not None:
@@ -300,10 +297,10 @@ def _quantile_rrule(f: Callable[..., Any], name: str, a: Any, q: Any, axis: Any,
             slope = stats.slope()
             if slope is None:
                 return not_implemented_q(method)
-            dq = np.sum(np.reshape(dy.real, slope.shape) * slope, axis=1) / scale
+            dq = np.sum(np.reshape(np.real(dy), slope.shape) * slope, axis=1) / scale
             return project_q(np.reshape(dq, np.shape(q)))
 
-        return da, Thunk(quantile_q) if differentiable(np.asarray(q)) else _NO
+        return da, Thunk(quantile_q) if differentiable(q) else _NO
 
     return y, quantile_pullback
 
@@ -318,7 +315,7 @@ def _quantile_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, q:
     _check_keywords(f, weights)
     y = f(a, q, axis, None, False, method, **given(keepdims=keepdims))
     da = tangent_value(tangents[1]) if differentiable(a) else None
-    dq = tangent_value(tangents[2]) if differentiable(np.asarray(q)) else None
+    dq = tangent_value(tangents[2]) if differentiable(q) else None
     for t in (da, dq):
         if isinstance(t, NotImplementedTangent):
             return y, t
@@ -381,18 +378,17 @@ _register_quantile(np.nanpercentile, "nanpercentile", skip_nan=True, scale=100.0
 
 def _register_median(f: Callable[..., Any], short: str, *, skip_nan: bool, keepdims_default: Any) -> None:
     """Register ``f(a, axis, out, overwrite_input, keepdims)``: the 0.5 quantile, method ``linear``."""
-    name = f"np.{short}"
 
     def median_rrule(a: Any, axis: Any = None, out: Any = None, overwrite_input: Any = False,
                      keepdims: Any = keepdims_default) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
         y = f(a, axis, None, False, **given(keepdims=keepdims))
-        project_a = project_input(a)
+        project_a = cotangent_projector(a)
 
         def median_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = read_cotangent(dy, y, f"{name} pullback: output cotangent")
+            dy = read_cotangent(dy, y, f)
             if passes_through(dy) or not differentiable(a):
-                return _NO, project_a(zero_cotangents(dy, 1)[0]), _NO, _NO, _NO, _NO
+                return _NO, project_a(passed_on(dy)), _NO, _NO, _NO, _NO
             stats = OrderStatistics(a, 0.5, axis, "linear", skip_nan=skip_nan)
             return _NO, project_a(stats.cotangent(to_tangent_dtype(dy, a))), _NO, _NO, _NO, _NO
 
@@ -413,3 +409,79 @@ def _register_median(f: Callable[..., Any], short: str, *, skip_nan: bool, keepd
 
 _register_median(np.median, "median", skip_nan=False, keepdims_default=False)
 _register_median(np.nanmedian, "nanmedian", skip_nan=True, keepdims_default=NOVALUE)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_TIES = np.array([[1.5, -0.5, 1.5, 0.2, 0.9], [0.3, -1.0, 0.3, -1.0, 2.0]])
+"""Two-way ties at the median of the first row and at the quartiles of the second."""
+
+
+@sample_inputs(np.median, np.nanmedian)
+def _median_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 4), rng)
+    return [*axis_samples(x, before_keepdims=(None, False), rng=rng, complex_inputs=False),
+            Sample(x[0], 1, label="an even number of entries"), Sample(_TIES, 1, label="ties at the median"),
+            Sample(x[0], fkwargs={"axis": 0, "overwrite_input": True}, label="overwrite_input= (never used)")]
+
+
+@sample_inputs(np.median)
+def _complex_median_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((3, 5), rng)
+    return [Sample(x + 1j * x[::-1], 1, label="complex (sorted lexicographically)")]
+
+
+_NAN = np.array([[1.5, np.nan, 0.5, -0.3], [np.nan, 2.0, -0.7, 1.1]])
+
+_Q = 0.3
+"""A quantile away from the grid of order statistics (h = (n - 1) q is not an integer)."""
+
+
+@sample_inputs(np.nanmedian)
+def _nanmedian_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_NAN, 1, label="NaN entries are skipped")]
+
+
+def _nan_quantile_samples(rng: np.random.Generator, scale: float) -> list[Sample]:
+    samples = [Sample(_NAN, scale * _Q, 1, label="NaN entries are skipped")]
+    if _NAN_LAYOUT_IS_BROKEN:
+        samples.append(Sample(sample_array((2, 3, 4), rng), scale * np.array([[0.25], [0.75]]), (0, 2),
+                              label="2-d q, two of three axes reduced (NumPy's layout bug: not implemented)"))
+    return samples
+
+
+@sample_inputs(np.nanquantile)
+def _nanquantile_samples(rng: np.random.Generator) -> list[Sample]:
+    return _nan_quantile_samples(rng, 1.0)
+
+
+@sample_inputs(np.nanpercentile)
+def _nanpercentile_samples(rng: np.random.Generator) -> list[Sample]:
+    return _nan_quantile_samples(rng, 100.0)
+
+
+def _quantile_samples(rng: np.random.Generator, scale: float) -> list[Sample]:
+    x = sample_array((2, 3, 4), rng)
+    y = sample_array((3, 6), rng)
+    q = _Q * scale
+    qs = np.array([0.15, 0.55, 0.85]) * scale
+    return [Sample(x, q, label="all axes"), Sample(x, q, 1, label="axis by position"),
+            Sample(x, qs, fkwargs={"axis": (0, 2), "keepdims": True}, label="an array of q, axis tuple, keepdims"),
+            Sample(y, [0.25 * scale, 0.7 * scale], -1, label="q as a list"),
+            Sample(y.astype(np.float32), np.float32(q), 0, label="float32"),
+            Sample(y, q, 1, None, False, "weibull", label="method by position (continuous)"),
+            Sample(y, q, fkwargs={"axis": 1, "method": "hazen"}, label="method by keyword"),
+            Sample(y, q, 1, None, False, "lower", label="a discrete method (piecewise constant in q)"),
+            # q held fixed (by keyword) where finite differences in q leave its domain or cross a kink
+            Sample(y, fkwargs={"q": 0.0, "axis": 1}, label="q = 0: the minimum"),
+            Sample(y, fkwargs={"q": scale, "axis": 1}, label="q = 1: the maximum"),
+            Sample(_TIES, fkwargs={"q": qs, "axis": 1}, label="ties (q by keyword, not differentiated)")]
+
+
+@sample_inputs(np.quantile, np.nanquantile)
+def _fraction_samples(rng: np.random.Generator) -> list[Sample]:
+    return _quantile_samples(rng, 1.0)
+
+
+@sample_inputs(np.percentile, np.nanpercentile)
+def _percent_samples(rng: np.random.Generator) -> list[Sample]:
+    return _quantile_samples(rng, 100.0)

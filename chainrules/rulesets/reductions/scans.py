@@ -30,22 +30,25 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._reduction_samples import sample_array
+from chainrules.rulesets.reductions._registration import name_pullback, register_method, register_rules, reject_out
+from chainrules.rulesets.reductions._tangent_values import (
     as_computed,
-    differentiable,
-    name_pullback,
     output_tangent,
-    passes_through,
-    project_input,
-    read_cotangent,
-    register_method,
-    register_rules,
-    reject_out,
+    passed_on,
     tangent_value,
     to_tangent_dtype,
-    zero_cotangents,
 )
-from chainrules_core import NoTangent, NotImplementedTangent
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    cotangent_projector,
+    differentiable,
+    passes_through,
+    read_cotangent,
+    sample_inputs,
+)
 
 _NO = NoTangent()
 
@@ -168,16 +171,15 @@ class _Scan:
         return dy
 
 
-def _scan_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, *, product: bool, skip_nan: bool,
+def _scan_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, *, product: bool, skip_nan: bool,
                 include_initial: bool, call: Callable[[], Any]) -> tuple[Any, Callable[[Any], Any]]:
     y = call()
-    project_a = project_input(a)
-    where_text = f"{name} pullback: output cotangent"
+    project_a = cotangent_projector(a)
 
     def scan_pullback(dy: Any) -> Any:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy) or not differentiable(a):
-            return project_a(zero_cotangents(dy, 1)[0])
+            return project_a(passed_on(dy))
         scan = _Scan(a, axis, dtype, skip_nan, 1.0 if product else 0.0, include_initial)
         dy_values = to_tangent_dtype(scan.output_cotangent(dy), scan.values)
         if product:
@@ -206,12 +208,10 @@ def _scan_frule(tangent: Any, a: Any, axis: Any, dtype: Any, *, product: bool, s
 
 def _register_scan(f: Callable[..., Any], method: Any, short: str, *, product: bool, skip_nan: bool) -> None:
     """Register ``f(a, axis=None, dtype=None, out=None)`` and, if given, the ndarray method."""
-    name = f"np.{short}"
-
     def scan_rrule(a: Any, axis: Any = None, dtype: Any = None,
                    out: Any = None) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangent = _scan_rrule(f, name, a, axis, dtype, product=product, skip_nan=skip_nan,
+        y, cotangent = _scan_rrule(f, a, axis, dtype, product=product, skip_nan=skip_nan,
                                    include_initial=False, call=lambda: f(a, axis, dtype))
 
         def scan_pullback(dy: Any) -> tuple[Any, ...]:
@@ -238,12 +238,10 @@ _register_scan(np.nancumprod, None, "nancumprod", product=True, skip_nan=True)
 
 def _register_cumulative(f: Callable[..., Any], short: str, *, product: bool) -> None:
     """Register NumPy 2's ``f(x, /, *, axis=None, dtype=None, out=None, include_initial=False)``."""
-    name = f"np.{short}"
-
     def cumulative_rrule(x: Any, *, axis: Any = None, dtype: Any = None, out: Any = None,
                          include_initial: bool = False) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangent = _scan_rrule(f, name, x, axis, dtype, product=product, skip_nan=False,
+        y, cotangent = _scan_rrule(f, x, axis, dtype, product=product, skip_nan=False,
                                    include_initial=include_initial,
                                    call=lambda: f(x, axis=axis, dtype=dtype, include_initial=include_initial))
 
@@ -265,3 +263,59 @@ def _register_cumulative(f: Callable[..., Any], short: str, *, product: bool) ->
 if hasattr(np, "cumulative_sum"):  # NumPy >= 2.1
     _register_cumulative(np.cumulative_sum, "cumulative_sum", product=False)
     _register_cumulative(np.cumulative_prod, "cumulative_prod", product=True)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_ZEROS = np.array([[2.0, 0.0, -1.5, 0.5], [0.0, 1.5, 0.0, -2.0], [1.2, -0.7, 2.5, 0.8]])
+"""Rows with one zero, two zeros and none: the regimes of cumprod's partials (before, at and after the first zero)."""
+
+
+def _scan_samples(rng: np.random.Generator, *, product: bool, nan: bool) -> list[Sample]:
+    x = sample_array((2, 3, 2), rng)
+    out = [Sample(x, label="flattened (axis=None)"), Sample(x, 1, label="axis by position"),
+           Sample(x, fkwargs={"axis": -1}, label="negative axis by keyword"),
+           Sample(x.astype(np.float32), 0, np.float64, label="float32 input, dtype by position"),
+           Sample(x + 0.5j * x[::-1], 2, label="complex"), Sample(np.array(1.5), label="0-d array"),
+           Sample(np.zeros((0, 3)), 0, label="empty")]
+    if product:
+        out += [Sample(_ZEROS, 1, label="one, two and no zeros in a row"), Sample(_ZEROS, label="zeros, flattened")]
+    if nan:
+        out.append(Sample(np.array([[1.5, np.nan, 0.5], [np.nan, 2.0, -0.7]]), 1, label="NaN entries are skipped"))
+    return out
+
+
+@sample_inputs(np.cumsum)
+def _cumsum_samples(rng: np.random.Generator) -> list[Sample]:
+    return _scan_samples(rng, product=False, nan=False)
+
+
+@sample_inputs(np.cumprod)
+def _cumprod_samples(rng: np.random.Generator) -> list[Sample]:
+    return _scan_samples(rng, product=True, nan=False)
+
+
+@sample_inputs(np.nancumsum)
+def _nancumsum_samples(rng: np.random.Generator) -> list[Sample]:
+    return _scan_samples(rng, product=False, nan=True)
+
+
+@sample_inputs(np.nancumprod)
+def _nancumprod_samples(rng: np.random.Generator) -> list[Sample]:
+    return _scan_samples(rng, product=True, nan=True)
+
+
+@sample_inputs(np.ndarray.cumsum, np.ndarray.cumprod)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(_ZEROS), Sample(_ZEROS, 1, label="axis by position"),
+            Sample(_ZEROS.astype(np.float32), fkwargs={"axis": 0}, label="float32, axis by keyword")]
+
+
+if hasattr(np, "cumulative_sum"):
+
+    @sample_inputs(np.cumulative_sum, np.cumulative_prod)
+    def _cumulative_samples(rng: np.random.Generator) -> list[Sample]:
+        x = sample_array((3, 4), rng)
+        return [Sample(x[0], label="1-d"), Sample(x, fkwargs={"axis": 1}, label="axis= (keyword-only)"),
+                Sample(_ZEROS, fkwargs={"axis": 1, "include_initial": True}, label="include_initial, zeros"),
+                Sample(x.astype(np.float32), fkwargs={"axis": 0, "dtype": np.float64}, label="float32, dtype="),
+                Sample(x + 1j * x[::-1], fkwargs={"axis": 0}, label="complex")]

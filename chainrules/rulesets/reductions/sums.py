@@ -13,6 +13,10 @@ number of elements summed; the NaN-skipping variants are the masked sum/mean wit
 ``S`` (broadcast to ``A``'s shape) adds its own cotangent to every weight. Complex inputs
 follow the library's convention (the pullback multiplies by the conjugate derivative).
 
+The mean of an empty slice is ``0/0 = NaN`` (NumPy warns) and depends on nothing: the
+cotangent of its (no) entries is empty and the tangent of its output is the empty sum, 0
+(not ``0/0``), so the frule and the rrule agree.
+
 Memory
 ------
 Without a mask (no ``where=``, no NaN in the input of a NaN-variant), the cotangent of the
@@ -52,41 +56,42 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from chainrules.rulesets.reductions._common import (
+from chainrules.rulesets.reductions._axes import broadcast_view, keepdims_shape, reduced_axes
+from chainrules.rulesets.reductions._reduction_samples import axis_samples, sample_array
+from chainrules.rulesets.reductions._registration import (
     NOVALUE,
-    NUMBER_OR_ARRAY,
-    broadcast_view,
-    differentiable,
     given,
-    keepdims_shape,
     name_pullback,
-    output_tangent,
-    passes_through,
-    project_array_argument,
-    project_input,
-    read_cotangent,
-    reduced_axes,
     register_method,
     register_rules,
     reject_out,
+)
+from chainrules.rulesets.reductions._tangent_values import (
+    output_tangent,
+    passed_on,
     tangent_value,
     to_tangent_dtype,
-    zero_cotangents,
 )
 from chainrules_core import (
-    AbstractZero,
+    NUMERIC,
     NoTangent,
     NotImplementedTangent,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
-    backing,
+    cotangent_projector,
+    differentiable,
     frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
-    unthunk,
+    sample_inputs,
 )
 
 _NO = NoTangent()
+_ZERO = ZeroTangent()
 
 
 def summation_mask(a: Any, where: Any, skip_nan: bool) -> np.ndarray | None:
@@ -128,11 +133,13 @@ class _Summation:
         self.mean = mean
         self.count: Any = None
         if mean:
+            # An empty slice has the output 0/0 = NaN (NumPy warns) and no inputs: its tangent is
+            # the empty sum, 0, and nothing receives its cotangent. Dividing by max(count, 1)
+            # gives exactly that, in the frule and the rrule alike.
             if mask is None:
-                self.count = math.prod(self.shape[i] for i in self.axes)
+                self.count = max(math.prod(self.shape[i] for i in self.axes), 1)
             else:
-                counts = np.sum(mask, axis=self.axes, keepdims=True)
-                self.count = np.maximum(counts, 1)  # an empty slice has output NaN and no inputs
+                self.count = np.maximum(np.sum(mask, axis=self.axes, keepdims=True), 1)
 
     def cotangent(self, dy: np.ndarray) -> Any:
         """The cotangent of ``a`` for the output cotangent ``dy`` (an array of the output's shape)."""
@@ -152,20 +159,19 @@ class _Summation:
         return total / self.count if self.count is not None else total
 
 
-def _summation_rrule(f: Callable[..., Any], name: str, a: Any, axis: Any, dtype: Any, keepdims: Any,
+def _summation_rrule(f: Callable[..., Any], a: Any, axis: Any, dtype: Any, keepdims: Any,
                      initial: Any, where: Any, *, skip_nan: bool, mean: bool) -> tuple[Any, Any]:
     """The primal output and a function from the output cotangent to ``(da, dinitial)``."""
     y = f(a, axis, dtype, **given(keepdims=keepdims, initial=initial, where=where))
-    project_a = project_input(a)
+    project_a = cotangent_projector(a)
     has_initial = initial is not NOVALUE
-    project_initial = project_input(initial) if has_initial else None
-    where_text = f"{name} pullback: output cotangent"
+    project_initial = cotangent_projector(initial) if has_initial else None
     differentiable_a = differentiable(a)
 
     def summation_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = read_cotangent(dy, y, where_text)
+        dy = read_cotangent(dy, y, f)
         if passes_through(dy):
-            zero = zero_cotangents(dy, 1)[0]
+            zero = passed_on(dy)
             return (project_a(zero), project_initial(zero) if project_initial else _NO)
         da: Any = _NO
         if differentiable_a:
@@ -203,12 +209,10 @@ def _summation_frule(f: Callable[..., Any], tangents: tuple[Any, ...], a: Any, a
 def _register_sum(f: Callable[..., Any], short: str, *,
                   skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)`` (sum, nansum)."""
-    name = f"np.{short}"
-
     def sum_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
                   initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, initial, where,
+        y, cotangents = _summation_rrule(f, a, axis, dtype, keepdims, initial, where,
                                          skip_nan=skip_nan, mean=False)
 
         def sum_pullback(dy: Any) -> tuple[Any, ...]:
@@ -229,17 +233,15 @@ def _register_sum(f: Callable[..., Any], short: str, *,
 def _register_mean(f: Callable[..., Any], short: str, *,
                    skip_nan: bool) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """Register the rules of ``f(a, axis, dtype, out, keepdims, *, where)`` (mean, nanmean)."""
-    name = f"np.{short}"
-
     def mean_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE, *,
                    where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
-        y, cotangents = _summation_rrule(f, name, a, axis, dtype, keepdims, NOVALUE, where,
+        y, cotangents = _summation_rrule(f, a, axis, dtype, keepdims, NOVALUE, where,
                                          skip_nan=skip_nan, mean=True)
 
         def mean_pullback(dy: Any) -> tuple[Any, ...]:
             da, _ = cotangents(dy)
-            return _NO, da, _NO, _NO, _NO
+            return _NO, da, _NO, _NO, _NO, _NO  # a, axis, dtype, out, keepdims
 
         return y, name_pullback(mean_pullback, short)
 
@@ -291,19 +293,7 @@ def _identity(x: Any) -> Any:
     return x
 
 
-def _output_parts(dy: Any, n: int, where: str) -> tuple[Any, ...]:
-    """Split the cotangent of a tuple output (a ``Tangent``, a tuple or a zero) into its parts."""
-    dy = unthunk(dy)
-    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
-        return (dy,) * n
-    parts = backing(dy) if isinstance(dy, Tangent) else dy
-    if not isinstance(parts, (tuple, list)) or len(parts) != n:
-        raise ValueError(f"{where}: expected a cotangent with {n} parts (a Tangent or a tuple) for the "
-                         f"{n} outputs, got {type(dy).__name__}")
-    return tuple(parts)
-
-
-@rrule.register(np.average, NUMBER_OR_ARRAY)
+@rrule.register(np.average, NUMERIC)
 def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any = False, *,
                   keepdims: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
     """Reverse rule of ``np.average`` with respect to ``a`` and ``weights``.
@@ -326,21 +316,24 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
     arr = np.asarray(a)
     axes = reduced_axes(axis, arr.ndim)
     kshape = keepdims_shape(arr.shape, axes)
-    project_a = project_input(a)
-    project_weights = project_array_argument(weights) if weights is not None else _no_tangent_projector
-    shapes = (np.shape(avg), np.shape(y[1])) if returned else (np.shape(avg),)
+    count = max(math.prod(arr.shape[i] for i in axes), 1)  # an empty slice: NaN output, nothing to differentiate
+    project_a = cotangent_projector(a)
+    project_weights = cotangent_projector(weights)
 
     def average_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = _output_parts(dy, 2, "np.average pullback") if returned else (dy,)
-        parts = tuple(read_cotangent(p, np.empty(s), f"np.average pullback: cotangent of output {k + 1}")
-                      for k, (p, s) in enumerate(zip(parts, shapes)))
+        parts: tuple[Any, ...]
+        if returned:
+            read = read_cotangents(dy, y, np.average)
+            parts = (read, read) if passes_through(read) else tuple(_ZERO if p is None else p for p in read)
+        else:
+            parts = (read_cotangent(dy, y, np.average),)
         d_avg = None if passes_through(parts[0]) else np.reshape(parts[0], kshape)
         d_sum = None if len(parts) == 1 or passes_through(parts[1]) else np.reshape(parts[1], kshape)
         if d_avg is None and (d_sum is None or weights is None):
             zero = next((p for p in parts if isinstance(p, NotImplementedTangent)), ZeroTangent())
             return _NO, project_a(zero), _NO, project_weights(zero), _NO
         if weights is None:
-            da = broadcast_view(to_tangent_dtype(d_avg, a) / (arr.size // max(np.size(avg), 1)), arr.shape)
+            da = broadcast_view(to_tangent_dtype(d_avg, a) / count, arr.shape)
             return _NO, project_a(da), _NO, _NO, _NO
         w, weights_back = _weights_like_numpy(arr, weights, axis)
         total = np.sum(w, axis=axes, keepdims=True)
@@ -363,11 +356,7 @@ def average_rrule(a: Any, axis: Any = None, weights: Any = None, returned: Any =
     return y, average_pullback
 
 
-def _no_tangent_projector(dx: Any) -> NoTangent:
-    return _NO
-
-
-@frule.register(np.average, NUMBER_OR_ARRAY)
+@frule.register(np.average, NUMERIC)
 def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: Any = None, returned: Any = False,
                   *, keepdims: Any = NOVALUE) -> tuple[Any, Any]:
     """Forward rule of ``np.average`` (tangents of ``a`` and ``weights``).
@@ -385,12 +374,12 @@ def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: 
     arr = np.asarray(a)
     axes = reduced_axes(axis, arr.ndim)
     da = tangent_value(tangents[1]) if differentiable(a) else None
-    dweights = tangent_value(tangents[3]) if weights is not None and differentiable(np.asarray(weights)) else None
+    dweights = tangent_value(tangents[3]) if differentiable(weights) else None
     d_avg: Any = None
     d_sum: Any = None
     if weights is None:
         if da is not None:
-            d_avg = np.mean(np.asarray(da), axis=axes, keepdims=True)
+            d_avg = np.sum(np.asarray(da), axis=axes, keepdims=True) / max(math.prod(arr.shape[i] for i in axes), 1)
     else:
         w, _ = _weights_like_numpy(arr, weights, axis)
         total = np.sum(w, axis=axes, keepdims=True)
@@ -410,3 +399,59 @@ def average_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, weights: 
         return y, d_avg_out
     d_sum_out = output_tangent(None if d_sum is None else np.reshape(d_sum, np.shape(y[1])), y[1])
     return y, Tangent(tuple, d_avg_out, d_sum_out)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------
+_MASK = np.array([[True, False, True], [True, True, False]])
+
+
+@sample_inputs(np.sum, np.nansum)
+def _sum_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3, 2), rng)
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(x, before_keepdims=(None, None), rng=rng),
+            Sample(y, 1, None, None, False, 2.5, label="initial by position (differentiated)"),
+            Sample(y, fkwargs={"initial": 2.5, "axis": 0}, label="initial by keyword"),
+            Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
+            Sample(y.astype(np.float32), 0, np.float64, label="dtype by position (float32 input)"),
+            Sample(y, fkwargs={"dtype": np.complex128}, label="a complex dtype")]
+
+
+@sample_inputs(np.nansum)
+def _nansum_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.mean, np.nanmean)
+def _mean_samples(rng: np.random.Generator) -> list[Sample]:
+    y = sample_array((2, 3), rng)
+    return [*axis_samples(sample_array((2, 3, 2), rng), before_keepdims=(None, None), rng=rng),
+            Sample(y, fkwargs={"where": _MASK, "axis": 1}, label="where= mask"),
+            Sample(y.astype(np.float32), None, np.float64, label="dtype by position (float32 input)")]
+
+
+@sample_inputs(np.nanmean)
+def _nanmean_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(np.array([[1.5, np.nan, 0.5], [-0.5, 2.0, np.nan]]), 1, label="NaN entries are skipped")]
+
+
+@sample_inputs(np.ndarray.sum, np.ndarray.mean)
+def _method_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3), rng)
+    return [Sample(x), Sample(x, 1, label="axis by position"),
+            Sample(x.astype(np.float32), fkwargs={"axis": 0, "keepdims": True}, label="float32, keywords")]
+
+
+@sample_inputs(np.average)
+def _average_samples(rng: np.random.Generator) -> list[Sample]:
+    x = sample_array((2, 3), rng)
+    w = rng.uniform(0.5, 2.0, (2, 3))
+    return [Sample(x, label="no weights"), Sample(x, 1, label="axis by position"),
+            Sample(x, None, w, label="weights by position (differentiated)"),
+            Sample(x, 1, w[0], label="1-d weights along the axis"),
+            Sample(x, fkwargs={"axis": 0, "weights": w}, label="weights by keyword"),
+            Sample(x, 1, w, True, label="returned=True: (average, sum of weights)"),
+            Sample(x.astype(np.float32), 0, w.astype(np.float32), label="float32"),
+            Sample(x + 1j * x[::-1], 1, w, label="complex"),
+            Sample(x, fkwargs={"axis": 1, "keepdims": True}, label="keepdims"),
+            Sample(np.zeros(0), label="empty (NaN, zero derivative)")]

@@ -32,7 +32,7 @@ import numpy as np
 import scipy.fft
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.fft._common import along, resize
 from chainrules.rulesets.signal._common import NO, bind, public_name, short_name
 from chainrules_core import (

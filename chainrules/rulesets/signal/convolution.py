@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.signal._common import (
     NO,
     Extension,

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent
+from chainrules.rulesets.arrays._linear_maps import output_tangent
 from chainrules.rulesets.signal._common import NO
 from chainrules_core import (
     AbstractZero,

@@ -51,7 +51,7 @@ import numpy as np
 import scipy.linalg
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, sequence_output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, sequence_output_tangent, tangent_array
 from chainrules.rulesets.signal import _recursive as rec
 from chainrules.rulesets.signal._common import NO, bind, public_name, unbroadcast_to
 from chainrules_core import (

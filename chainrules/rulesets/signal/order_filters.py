@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.signal._common import NO, public_name
 from chainrules_core import (
     NotImplementedTangent,

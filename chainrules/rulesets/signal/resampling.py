@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, sequence_output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, sequence_output_tangent, tangent_array
 from chainrules.rulesets.fft._common import ChainBuilder, chain_adjoint
 from chainrules.rulesets.signal._common import NO, Extension, bind, correlate_valid, public_name, short_name
 from chainrules_core import (

@@ -375,7 +375,10 @@ def _dpss_samples(rng: np.random.Generator) -> list[Sample]:
 
 @sample_inputs(windows.taylor)
 def _taylor_samples(rng: np.random.Generator) -> list[Sample]:
-    return [Sample(9, 4, label="nbar (an integer)")]
+    from chainrules.testing import PrimalAndTangent
+
+    return [Sample(9, 4, label="nbar (an integer)"),
+            Sample(9, 4, PrimalAndTangent(35.0, NoTangent()), label="sll: not implemented (a test checks)")]
 
 
 @sample_inputs(*(getattr(windows, n) for n in PARAMETER_FREE))

@@ -49,7 +49,7 @@ import numpy as np
 import scipy.linalg
 import scipy.signal
 
-from chainrules.rulesets.arrays._common import output_tangent, tangent_array
+from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.signal import _recursive as rec
 from chainrules.rulesets.signal._common import NO, Extension, bind, public_name, short_name
 from chainrules.rulesets.signal.iir_filters import (

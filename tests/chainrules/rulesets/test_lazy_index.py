@@ -16,7 +16,7 @@ before = sorted(m for m in sys.modules if m.startswith("chainrules.rulesets.") a
 y, pullback = rrule(np.linalg.cholesky, np.eye(2) * 4.0)
 after_cholesky = "chainrules.rulesets.linalg.cholesky" in sys.modules
 rules = sorted(
-    f"{kind}|{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}|{sig}"
+    f"{kind}|{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', None) or getattr(f, '__name__', repr(f))}|{sig}"
     for kind, registry in (("rrule", rrule), ("frule", frule))
     for f in registry.functions()
     for sig in registry.signatures(f)

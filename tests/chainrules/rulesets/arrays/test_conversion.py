@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import chainrules
-from chainrules import NoTangent, Tangent, ZeroTangent, rrule, unthunk
+from chainrules import NoTangent, Tangent, ZeroTangent, frule, rrule, unthunk
 from chainrules.testing import check_approx, test_frule, test_rrule
 
 CONVERTERS = [np.array, np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray, np.asarray_chkfinite,
@@ -81,3 +81,30 @@ def test_view_with_another_dtype_is_not_implemented(rand):
     x = rand(2)
     _, pullback = rrule(np.ndarray.view, x, np.int64)
     assert isinstance(pullback(np.ones(2))[1], chainrules.NotImplementedTangent)
+
+
+def test_getfield_of_its_own_dtype_is_the_identity(rand):
+    # It was declared non-differentiable: a silent zero for x.getfield(x.dtype), which is x.
+    x = rand(2, 3)
+    test_rrule(np.ndarray.getfield, x, np.float64)
+    test_frule(np.ndarray.getfield, x, np.float64, 0)
+
+
+@pytest.mark.parametrize(("f", "args"), [(np.ndarray.getfield, (np.int32, 4)), (np.ndarray.byteswap, ())],
+                         ids=["getfield", "byteswap"])
+def test_bit_reinterpretations_are_not_implemented(f, args, rand):
+    x = rand(3)
+    y, pullback = rrule(f, x, *args)
+    assert isinstance(pullback(np.zeros(np.shape(y), y.dtype))[1], chainrules.NotImplementedTangent)
+    assert isinstance(frule((NoTangent(), np.ones(3), *(NoTangent(),) * len(args)), f, x, *args)[1],
+                      chainrules.NotImplementedTangent)
+    integers = np.arange(3)
+    y, pullback = rrule(f, integers, *args)
+    assert pullback(np.zeros(np.shape(y), y.dtype))[1] == NoTangent()  # integers have no tangent at all
+
+
+def test_byteswap_in_place_raises(rand):
+    from chainrules.rulesets.arrays.mutation import InPlaceOperationError
+
+    with pytest.raises(InPlaceOperationError, match="in place"):
+        rrule(np.ndarray.byteswap, rand(2), True)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import chainrules  # noqa: F401  (registers the rules)
-from chainrules import NoTangent, ZeroTangent, rrule
-from chainrules.testing import test_frule, test_rrule
+from chainrules import NoTangent, ZeroTangent, frule, rrule, unthunk
+from chainrules.testing import check_approx, test_frule, test_rrule
 
 
 def test_full(dtype, rand):
@@ -85,3 +85,23 @@ def test_constant_creation_is_non_differentiable():
     for f, args in [(np.zeros, (3,)), (np.ones_like, (np.ones(2),)), (np.eye, (2,)), (np.hanning, (4,))]:
         y, pullback = rrule(f, *args)
         assert all(isinstance(c, NoTangent) for c in pullback(np.ones(np.shape(y))))
+
+
+def test_geomspace_array_start_along_a_later_axis(rand):
+    # Regression: a scalar end point was given the samples' axis with expand_dims (AxisError for axis=1).
+    start = np.array([1.0, 2.0])
+    test_rrule(np.geomspace, start, 10.0, fkwargs={"num": 3, "axis": 1})
+    test_frule(np.geomspace, start, 10.0, fkwargs={"num": 3, "axis": 1})
+    test_rrule(np.geomspace, 2.0, np.array([[1.5, 3.0]]), 4, True, None, 2)
+
+
+def test_linspace_without_samples_returns_a_constant_nan_step(rand):
+    # Found by test_properties.py: num=0 with retstep=True and an array start raised in the frule (NumPy's step is
+    # a constant NaN there; its tangent is zero).
+    start = rand(1)
+    (samples, step), tangent = frule((NoTangent(), np.ones(1), 1.0, NoTangent(), NoTangent(), NoTangent()),
+                                     np.linspace, start, 0.0, 0, False, True)
+    assert samples.shape == (0, 1) and np.isnan(step)
+    check_approx(unthunk(tangent[1]), 0.0)  # a constant (NaN) step: derivative zero
+    _, pullback = rrule(np.linspace, start, 0.0, 0, False, True)
+    check_approx(unthunk(pullback((np.zeros((0, 1)), 1.0))[1]), np.zeros(1))

@@ -83,7 +83,7 @@ def test_histogram_ties_at_the_extremes_share_equally():
 
 def test_histogram_wrong_cotangent_and_complex_data():
     _, pullback = rrule(np.histogram, A, 3, None, True)
-    with pytest.raises(ProjectionError, match="cotangent of bin_edges"):
+    with pytest.raises(ProjectionError, match=r"np\.histogram pullback: cotangent of output 1 has shape"):
         pullback((np.ones(3), np.ones(3)))
     assert rrule(np.histogram, A + 1j, 3) is None
 
@@ -144,5 +144,5 @@ def test_histogram2d_keywords_float32_and_wrong_cotangent():
     test_rrule(np.histogram2d, A, B, fkwargs={"bins": 3, "density": True, "weights": W})
     test_rrule(np.histogram2d, A.astype(np.float32), B.astype(np.float32), 3, None, True)
     _, pullback = rrule(np.histogram2d, A, B, 3)
-    with pytest.raises(ProjectionError, match="cotangent of yedges"):
+    with pytest.raises(ProjectionError, match=r"np\.histogram2d pullback: cotangent of output 2 has shape"):
         pullback((ZeroTangent(), np.ones(4), np.ones(3)))

@@ -62,8 +62,23 @@ def test_integer_arrays_and_complex_cotangents(rand):
 
 def test_wrong_cotangent_shape_raises(rand):
     _, pullback = rrule(operator.getitem, rand(3, 4), 0)
-    with pytest.raises(ProjectionError, match=r"x\[index\] pullback: output cotangent has shape \(3,\)"):
+    with pytest.raises(ProjectionError, match=r"getitem \(x\[index\]\) pullback: output cotangent has shape \(3,\)"):
         pullback(np.ones(3))
+
+
+@pytest.mark.parametrize("bad", [None, "abc", 1.5, object()], ids=["None", "str", "float", "object"])
+@pytest.mark.parametrize("index", [[1, 1], slice(0, 2), 2], ids=["advanced", "basic", "integer"])
+def test_what_is_not_a_cotangent_raises(bad, index, rand):
+    # Regression (issue 16): the pullback returned None or "abc" unchanged as the cotangent of x.
+    y, pullback = rrule(operator.getitem, rand(4), index)
+    if np.ndim(y) == 0 and isinstance(bad, float):
+        check_approx(unthunk(pullback(bad)[1]), np.eye(4)[index] * bad)  # a number is the cotangent of a scalar
+        return
+    with pytest.raises(ProjectionError, match="getitem"):
+        pullback(bad)
+    _, pullback = rrule(operator.getitem, np.arange(4), index)  # an integer array: still read, then NoTangent()
+    with pytest.raises(ProjectionError, match="getitem"):
+        pullback(bad)
 
 
 @pytest.mark.parametrize("args", [(5,), (1, 2), ((2, 3),)])
@@ -75,6 +90,15 @@ def test_item(args, dtype, rand):
 
 def test_item_of_a_single_entry(rand):
     test_rrule(np.ndarray.item, rand(1, 1))
+
+
+def test_tuple_element_cotangents_are_read():
+    _, pullback = rrule(operator.getitem, (1.0, np.ones(2)), 1)
+    with pytest.raises(ProjectionError, match=r"getitem pullback: output cotangent has shape \(3,\)"):
+        pullback(np.ones(3))
+    _, pullback = rrule(operator.getitem, (1.0, 2.0, 3.0), slice(0, 2))
+    with pytest.raises(ProjectionError, match="getitem pullback: cotangent of output 1 is a NoneType"):
+        pullback((1.0, None))
 
 
 def test_tuple_and_list_indexing():

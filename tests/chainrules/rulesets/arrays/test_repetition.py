@@ -45,3 +45,11 @@ def test_resize(new_shape, dtype, rand):
     x = rand(2, 3, dtype=dtype)
     test_rrule(np.resize, x, new_shape)
     test_frule(np.resize, x, new_shape)
+
+
+def test_repeat_of_a_0d_array_along_axis_0():
+    # Found by test_properties.py: NumPy repeats a 0-d array along axis 0 (or -1) as a 1-d one; the rules raised
+    # AxisError.
+    for axis in (0, -1):
+        test_rrule(np.repeat, np.array(1.5), 3, axis)
+        test_frule(np.repeat, np.array(1.5), [2], axis)

@@ -57,9 +57,9 @@ def test_unused_pieces_give_zeros(rand):
 
 def test_wrong_cotangents_raise(rand):
     _, pullback = rrule(np.split, rand(4), 2)
-    with pytest.raises(ProjectionError, match=r"np\.split pullback: the cotangent has 3 parts, expected 2"):
+    with pytest.raises(ProjectionError, match=r"np\.split pullback: output cotangent has 3 parts, expected 2"):
         pullback([np.ones(2)] * 3)
     with pytest.raises(ProjectionError, match=r"np\.split pullback: cotangent of output 1 has shape"):
         pullback([np.ones(2), np.ones(3)])
-    with pytest.raises(ProjectionError, match="but its cotangent is a ndarray"):
+    with pytest.raises(ProjectionError, match=r"np\.split pullback: output cotangent is a ndarray, expected a Tangent"):
         pullback(np.ones(4))

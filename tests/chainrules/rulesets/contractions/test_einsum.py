@@ -96,8 +96,11 @@ def test_einsum_subscripts_get_no_tangent_and_zero_cotangent(rand):
     assert (df, ds, da, db) == (NoTangent(), NoTangent(), ZeroTangent(), ZeroTangent())
     _, ds, da, _ = pullback(np.ones((2, 2)))
     assert ds == NoTangent() and unthunk(da).shape == a.shape
-    with pytest.raises(ProjectionError, match=r"np\.einsum pullback: output cotangent has shape"):
+    with pytest.raises(ProjectionError, match=r"numpy\.einsum pullback: output cotangent has shape"):
         pullback(np.ones(2))
+    with pytest.raises(ProjectionError, match=r"numpy\.einsum pullback: output cotangent is a number \(float\), "
+                                              r"expected an array of shape \(2, 2\)"):
+        pullback(1.5)  # a Python float for a matrix output (NumPy's einsum error before)
 
 
 def test_parse_subscripts_matches_numpy_output_shapes(rand):

@@ -75,7 +75,7 @@ def test_interp_period_ignores_left_right(rand):
 
 def test_interp_errors(rand):
     _, pullback = rrule(np.interp, _queries(), XP, rand(5))
-    with pytest.raises(ProjectionError, match=r"np\.interp pullback: output cotangent"):
+    with pytest.raises(ProjectionError, match=r"numpy\.interp pullback: output cotangent"):
         pullback(np.ones(5))
     with pytest.raises(ValueError):
         rrule(np.interp, _queries(), XP, rand(4))

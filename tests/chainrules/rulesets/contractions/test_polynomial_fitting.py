@@ -60,7 +60,7 @@ def test_poly_integer_and_empty():
 
 def test_poly_wrong_cotangent(rand):
     _, pullback = rrule(np.poly, rand(2))
-    with pytest.raises(ProjectionError, match=r"np\.poly pullback: output cotangent"):
+    with pytest.raises(ProjectionError, match=r"numpy\.poly pullback: output cotangent"):
         pullback(np.ones(2))
 
 
@@ -153,7 +153,7 @@ def test_roots_integer_and_zero_polynomial():
 
 def test_roots_wrong_cotangent():
     _, pullback = rrule(np.roots, np.array([1.0, -3.0, 2.0]))
-    with pytest.raises(ProjectionError, match=r"np\.roots pullback: output cotangent"):
+    with pytest.raises(ProjectionError, match=r"numpy\.roots pullback: output cotangent"):
         pullback(np.ones(3))
 
 
@@ -215,7 +215,7 @@ def test_polydiv_structural_and_zero_cotangents(rand):
     du_tangent = unthunk(pullback(Tangent(tuple, ZeroTangent(), np.ones(r.shape)))[1])
     du_tuple = unthunk(pullback((np.zeros(q.shape), np.ones(r.shape)))[1])
     np.testing.assert_allclose(du_tangent, du_tuple)
-    with pytest.raises(ProjectionError, match="cotangent of q"):
+    with pytest.raises(ProjectionError, match=r"numpy\.polydiv pullback: cotangent of output 0 has shape \(5,\)"):
         pullback((np.ones(5), np.ones(r.shape)))
 
 
@@ -304,5 +304,6 @@ def test_polyfit_integer_data_and_wrong_cotangent(fit_data):
     x, y, _, _ = fit_data
     test_rrule(np.polyfit, np.arange(6), y[:6], 1)
     _, pullback = rrule(np.polyfit, x, y, 2)
-    with pytest.raises(ProjectionError, match="cotangent of c"):
+    with pytest.raises(ProjectionError, match=r"numpy\.polyfit pullback: output cotangent has shape \(2,\), "
+                                              r"expected shape \(3,\)"):
         pullback(np.ones(2))

@@ -33,7 +33,7 @@ def test_polyval_integer_arguments(rand):
 
 def test_polyval_wrong_cotangent(rand):
     _, pullback = rrule(np.polyval, rand(3), rand(2))
-    with pytest.raises(ProjectionError, match=r"np\.polyval pullback: output cotangent"):
+    with pytest.raises(ProjectionError, match=r"numpy\.polyval pullback: output cotangent"):
         pullback(np.ones(3))
 
 

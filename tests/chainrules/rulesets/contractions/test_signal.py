@@ -56,7 +56,7 @@ def test_output_window_matches_numpy(rand):
 
 def test_errors(rand):
     _, pullback = rrule(np.convolve, rand(4), rand(2))
-    with pytest.raises(ProjectionError, match=r"np\.convolve pullback: output cotangent"):
+    with pytest.raises(ProjectionError, match=r"numpy\.convolve pullback: output cotangent"):
         pullback(np.ones(4))
     with pytest.raises(ValueError, match="mode"):
         rrule(np.correlate, rand(4), rand(2), "sideways")

@@ -34,18 +34,23 @@ def q_for(f, q):
 
 
 @pytest.mark.parametrize("f", MEDIANS)
-def test_median_axis_forms(f, real_dtype, axis_form, rand):
+def test_median_axis_forms(f, axis_form, rand):
+    # float64 here: float32 and complex inputs are among the sample inputs (test_every_rule.py) and the
+    # property tests, which draw every dtype with random axes
     args, kwargs = axis_form
-    x = rand((2, 3, 4), real_dtype)
+    x = rand((2, 3, 4))
     test_rrule(f, x, *args, fkwargs=kwargs)
     test_frule(f, x, *args, fkwargs=kwargs)
 
 
-@pytest.mark.parametrize("f", QUANTILES)
-@pytest.mark.parametrize("q", [0.33, np.array([0.21, 0.67]), np.array([[0.13], [0.91]])], ids=["scalar", "1d", "2d"])
-def test_quantile_axis_forms(f, q, real_dtype, axis_form, rand):
+@pytest.mark.parametrize("f", [np.quantile, np.nanquantile])  # (percentile is the same code, q scaled by 100:
+@pytest.mark.parametrize("q", [0.33, np.array([0.21, 0.67]), np.array([[0.13], [0.91]])],  # its samples check that)
+                         ids=["scalar", "1d", "2d"])
+def test_quantile_axis_forms(f, q, axis_form, rand):
+    # float64 here: float32 and complex inputs are among the sample inputs (test_every_rule.py) and the
+    # property tests, which draw every dtype with random axes
     args, kwargs = axis_form
-    x = rand((2, 3, 4), real_dtype)
+    x = rand((2, 3, 4))
     if f in (np.nanquantile, np.nanpercentile) and np.ndim(q) == 2 and np.ndim(kwargs.get("axis")) == 1:
         # NumPy misorders this output (see test_numpy_nanquantile_layout_bug): not implemented
         cotangents = rrule(f, x, q_for(f, q), *args, **kwargs)[1](np.ones(f(x, q_for(f, q), *args, **kwargs).shape))
@@ -166,7 +171,7 @@ def test_errors_and_zero_cotangents(f, rand):
     x = rand((3, 4))
     args = () if f in MEDIANS else (q_for(f, 0.5),)
     _, pullback = rrule(f, x, *args, 0)
-    with pytest.raises(ProjectionError, match=rf"np\.{f.__name__} pullback.*\(3,\).*\(4,\)"):
+    with pytest.raises(ProjectionError, match=rf"numpy\.{f.__name__} pullback.*\(3,\).*\(4,\)"):
         pullback(np.ones(3))
     with pytest.raises(UnsupportedKeywordError, match="out="):
         rrule(f, x, *args, 0, np.zeros(4))
@@ -177,3 +182,21 @@ def test_errors_and_zero_cotangents(f, rand):
     if f in QUANTILES:
         with pytest.raises(UnsupportedKeywordError, match="weights="):
             rrule(f, x, *args, 0, method="inverted_cdf", weights=np.ones((3, 4)))
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:All-NaN slice", "ignore:invalid value encountered")
+@pytest.mark.parametrize("f", [*MEDIANS, np.nanquantile, np.nanpercentile])
+@pytest.mark.parametrize(("shape", "axis"), [((0,), None), ((3, 0), 1)], ids=["vector", "empty-rows"])
+def test_empty_slices_have_zero_derivatives(f, shape, axis):
+    """The median of no entries is NaN (NumPy warns): a constant, with a zero tangent, also in ``q``
+    (the rules indexed the empty sorted slices). ``np.quantile`` of an empty array is NumPy's IndexError."""
+    x = np.zeros(shape)
+    q = () if f in MEDIANS else (q_for(f, 0.5),)
+    keywords = {"axis": axis} if f in MEDIANS else {"q": q[0], "axis": axis}  # q by keyword: not differentiated
+    test_rrule(f, x, fkwargs=keywords)
+    test_frule(f, x, fkwargs=keywords)
+    if q:
+        y, pullback = rrule(f, x, *q, axis)
+        assert np.all(np.isnan(y)) and unthunk(pullback(np.ones(np.shape(y)))[2]) == 0.0
+        _, dy = frule((NoTangent(), np.ones(shape), 1.0, NoTangent()), f, x, *q, axis)
+        assert not np.any(np.isnan(dy)) and not np.any(dy)

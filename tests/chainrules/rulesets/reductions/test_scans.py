@@ -39,8 +39,10 @@ def with_zeros(x: np.ndarray, pattern: str) -> np.ndarray:
 @pytest.mark.parametrize("f", SCANS)
 @pytest.mark.parametrize("zeros", ["none", "one", "several"])
 @pytest.mark.parametrize(("args", "kwargs"), SCAN_AXES)
-def test_axis_forms_with_zeros(f, zeros, args, kwargs, dtype, rand):
-    x = with_zeros(rand((2, 3, 4), dtype), zeros)
+def test_axis_forms_with_zeros(f, zeros, args, kwargs, rand):
+    # float64 here: float32 and complex inputs are among the sample inputs (test_every_rule.py) and the
+    # property tests, which draw every dtype with random axes
+    x = with_zeros(rand((2, 3, 4)), zeros)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no division by zero anywhere
         test_rrule(f, x, *args, fkwargs=kwargs)
@@ -108,7 +110,7 @@ def test_integer_input_gets_no_tangent():
 def test_errors_and_zero_cotangents(f, rand):
     x = rand((3, 4))
     _, pullback = rrule(f, x, axis=0)
-    with pytest.raises(ProjectionError, match=rf"np\.{f.__name__} pullback.*\(4, 3\).*\(3, 4\)"):
+    with pytest.raises(ProjectionError, match=rf"numpy\.{f.__name__} pullback.*\(4, 3\).*\(3, 4\)"):
         pullback(np.ones((4, 3)))
     with pytest.raises(UnsupportedKeywordError, match="out="):
         rrule(f, x, axis=0, out=np.zeros((3, 4)))
