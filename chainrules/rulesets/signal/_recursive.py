@@ -120,9 +120,12 @@ def lagged_products(u: np.ndarray, x: np.ndarray, K: int) -> np.ndarray:
     dtype = np.result_type(u, x, np.float32)
     out = np.zeros(K, dtype)
     if K <= LONG_FILTER or N <= LONG_FILTER:
-        uu, xx = u.reshape(-1, N), x.reshape(-1, N)
-        for k in range(min(K, N)):
-            out[k] = np.vdot(xx[:, :N - k], uu[:, k:])
+        uu, xx = np.broadcast_arrays(u, x)
+        uu, xx = uu.reshape(-1, N), xx.reshape(-1, N)
+        k = min(K, N)
+        for row_u, row_x in zip(uu, xx):  # r[j] = sum_n x[n + j] conj(u[n]) over the zero-padded x: K lags in C
+            padded = np.concatenate([np.zeros(k - 1, row_x.dtype), row_x])
+            out[:k] += np.conj(np.correlate(padded, row_u, "valid")[::-1])
         return out
     import scipy.fft
 
@@ -198,40 +201,84 @@ def pushforward(bn: np.ndarray, an: np.ndarray, x: np.ndarray, y: np.ndarray, db
     return dy, dzf
 
 
-def pullback(bn: np.ndarray, an: np.ndarray, x: np.ndarray, y: np.ndarray, y_bar: np.ndarray | None,
-             zf_bar: np.ndarray | None, want_zi: bool) -> dict[str, Any]:
-    """The cotangents of the normalised coefficients (``"b"``, ``"a"``), the input (``"x"``) and the
-    delays (``"zi"``, if ``want_zi``) for the cotangents of ``y`` and ``zf`` (``None``: zero).
-
-    The leading axes of ``x`` and ``y`` are summed over in ``"b"`` and ``"a"``.
-    """
-    K, N = len(bn), y.shape[-1]
-    dtype = np.result_type(bn, an, x, y, *(() if y_bar is None else (y_bar,)),
-                           *(() if zf_bar is None else (zf_bar,)))
+def _output_cotangent(an: np.ndarray, y: np.ndarray, y_bar: np.ndarray | None, zf_bar: np.ndarray | None,
+                      dtype: Any) -> np.ndarray:
+    """``y_bar`` plus what the final delays owe to ``y``."""
+    K, N = len(an), y.shape[-1]
     g = np.zeros(y.shape, dtype) if y_bar is None else np.array(np.broadcast_to(y_bar, y.shape), dtype=dtype)
-    terms = _zf_terms(K, N)
     if zf_bar is not None:
-        for i, js, ms in terms:
+        for i, js, ms in _zf_terms(K, N):
             if js.size:
                 g[..., ms] -= np.conj(an[js]) * zf_bar[..., i:i + 1]
-    u = _reverse_filter(np.ones(1, an.dtype), np.conj(an), g)
-    x_bar = _reverse_filter(np.conj(bn), np.ones(1, bn.dtype), u)
-    b_bar = lagged_products(u, x, K)
-    a_bar = -lagged_products(u, y, K)
-    a_bar[0] = 0
-    zi_bar = None
-    if want_zi:
+    return g
+
+
+def adjoint_signal(bn: np.ndarray, an: np.ndarray, y: np.ndarray, y_bar: np.ndarray | None,
+                   zf_bar: np.ndarray | None, dtype: Any) -> np.ndarray:
+    """``u``: the adjoint filter run backwards on ``y_bar`` plus what ``zf`` owes to ``y``."""
+    g = _output_cotangent(an, y, y_bar, zf_bar, dtype)
+    return _reverse_filter(np.ones(1, an.dtype), np.conj(an), g)
+
+
+def input_cotangent(bn: np.ndarray, an: np.ndarray, x: np.ndarray, y: np.ndarray, y_bar: np.ndarray | None,
+                    zf_bar: np.ndarray | None, dtype: Any) -> np.ndarray:
+    """``x_bar`` alone, in one pass: the whole filter run backwards with conjugated coefficients."""
+    K, N = len(bn), y.shape[-1]
+    x_bar = _reverse_filter(np.conj(bn), np.conj(an), _output_cotangent(an, y, y_bar, zf_bar, dtype))
+    if zf_bar is not None:
+        for i, js, ms in _zf_terms(K, N):
+            if js.size:
+                x_bar[..., ms] += np.conj(bn[js]) * zf_bar[..., i:i + 1]
+    return x_bar
+
+
+def cotangents_from(u: np.ndarray, bn: np.ndarray, an: np.ndarray, x: np.ndarray, y: np.ndarray,
+                    zf_bar: np.ndarray | None, want: Any, dtype: Any) -> dict[str, Any]:
+    """The cotangents named in ``want`` (``"b"``, ``"a"``, ``"x"``, ``"zi"``) from the adjoint signal ``u``."""
+    K, N = len(bn), y.shape[-1]
+    terms = _zf_terms(K, N) if zf_bar is not None else []
+    lead = tuple(range(x.ndim - 1))
+    out: dict[str, Any] = {}
+    if "x" in want:
+        x_bar = _reverse_filter(np.conj(bn), np.ones(1, bn.dtype), u)
+        for i, js, ms in terms:
+            if js.size:
+                x_bar[..., ms] += np.conj(bn[js]) * zf_bar[..., i:i + 1]  # type: ignore[index]
+        out["x"] = x_bar
+    if "b" in want:
+        b_bar = lagged_products(u, x, K)
+        for i, js, ms in terms:
+            if js.size:
+                b_bar[js] += np.sum(zf_bar[..., i:i + 1] * np.conj(x[..., ms]), axis=lead)  # type: ignore[index]
+        out["b"] = b_bar
+    if "a" in want:
+        a_bar = -lagged_products(u, y, K)
+        a_bar[0] = 0
+        for i, js, ms in terms:
+            if js.size:
+                a_bar[js] -= np.sum(zf_bar[..., i:i + 1] * np.conj(y[..., ms]), axis=lead)  # type: ignore[index]
+        out["a"] = a_bar
+    if "zi" in want:
         zi_bar = np.zeros((*u.shape[:-1], K - 1), dtype)
         n = min(K - 1, N)
         zi_bar[..., :n] = u[..., :n]
-    if zf_bar is not None:
-        lead = tuple(range(x.ndim - 1))
-        for i, js, ms in terms:
-            if js.size:
-                x_bar[..., ms] += np.conj(bn[js]) * zf_bar[..., i:i + 1]
-                b_bar[js] += np.sum(zf_bar[..., i:i + 1] * np.conj(x[..., ms]), axis=lead)
-                a_bar[js] -= np.sum(zf_bar[..., i:i + 1] * np.conj(y[..., ms]), axis=lead)
-            if want_zi and N + i <= K - 2:
-                assert zi_bar is not None
-                zi_bar[..., N + i] += zf_bar[..., i]
-    return {"b": b_bar, "a": a_bar, "x": x_bar, "zi": zi_bar}
+        for i, _, _ in terms:
+            if N + i <= K - 2:
+                zi_bar[..., N + i] += zf_bar[..., i]  # type: ignore[index]
+        out["zi"] = zi_bar
+    return out
+
+
+def pullback(bn: np.ndarray, an: np.ndarray, x: np.ndarray, y: np.ndarray, y_bar: np.ndarray | None,
+             zf_bar: np.ndarray | None, want_zi: bool) -> dict[str, Any]:
+    """The cotangents of the normalised coefficients (``"b"``, ``"a"``), the input (``"x"``) and the
+    delays (``"zi"``, if ``want_zi``, else ``None``) for the cotangents of ``y`` and ``zf`` (``None``: zero).
+
+    The leading axes of ``x`` and ``y`` are summed over in ``"b"`` and ``"a"``.
+    """
+    dtype = np.result_type(bn, an, x, y, *(() if y_bar is None else (y_bar,)),
+                           *(() if zf_bar is None else (zf_bar,)))
+    u = adjoint_signal(bn, an, y, y_bar, zf_bar, dtype)
+    out = cotangents_from(u, bn, an, x, y, zf_bar, ("b", "a", "x", "zi") if want_zi else ("b", "a", "x"), dtype)
+    out.setdefault("zi", None)
+    return out

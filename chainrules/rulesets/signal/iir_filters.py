@@ -129,17 +129,34 @@ def _lfilter_rules() -> None:
         live = [differentiable(v) for v in (b, a, x)] + [zi_given and differentiable(args[1])]
         ym = s.last(np.asarray(y))
 
-        def compute(cache: dict[str, Any], y_bar: Any, zf_bar: Any) -> dict[str, Any]:
-            if not cache:
-                ctg = rec.pullback(s.bn, s.an, s.xm, ym, None if y_bar is None else s.last(y_bar),
-                                   None if zf_bar is None else s.last(zf_bar), live[3])
-                b_bar, a_bar = rec.unnormalised_cotangents(ctg["b"], ctg["a"], s.bn, s.an, s.a0, len(s.b), len(s.a))
-                cache.update(b=projectors[0](b_bar.reshape(np.shape(b))), a=projectors[1](a_bar.reshape(np.shape(a))),
-                             x=projectors[2](s.back(ctg["x"])))
-                if live[3]:
-                    assert project_zi is not None
-                    cache["zi"] = project_zi(unbroadcast_to(s.back(ctg["zi"]), np.shape(args[1])))
-            return cache
+        def compute(cache: dict[str, Any], y_bar: Any, zf_bar: Any, key: str) -> Any:
+            """The cotangent ``key`` (the adjoint signal, computed once per call, is shared)."""
+            if key in cache:
+                return cache[key]
+            yb = None if y_bar is None else s.last(y_bar)
+            zb = None if zf_bar is None else s.last(zf_bar)
+            if key == "x" and "u" not in cache:  # the input's cotangent alone: one backward pass of the filter
+                dtype = np.result_type(s.bn, s.an, s.xm, ym, *(v for v in (yb, zb) if v is not None))
+                cache["x"] = projectors[2](s.back(rec.input_cotangent(s.bn, s.an, s.xm, ym, yb, zb, dtype)))
+                return cache["x"]
+            if "u" not in cache:
+                cache["dtype"] = np.result_type(s.bn, s.an, s.xm, ym, *(v for v in (yb, zb) if v is not None))
+                cache["u"] = rec.adjoint_signal(s.bn, s.an, ym, yb, zb, cache["dtype"])
+            # a[0]'s cotangent (the normalisation) needs b's: "a" always brings "b" along
+            want = (("b", "a") if live[1] else ("b",)) if key in ("a", "b") else (key,)
+            parts = rec.cotangents_from(cache["u"], s.bn, s.an, s.xm, ym, zb, want, cache["dtype"])
+            if key in ("a", "b"):
+                zeros = np.zeros(s.K, cache["dtype"])
+                b_bar, a_bar = rec.unnormalised_cotangents(parts.get("b", zeros), parts.get("a", zeros), s.bn,
+                                                           s.an, s.a0, len(s.b), len(s.a))
+                cache["b"] = projectors[0](b_bar.reshape(np.shape(b)))
+                cache["a"] = projectors[1](a_bar.reshape(np.shape(a)))
+            elif key == "x":
+                cache["x"] = projectors[2](s.back(parts["x"]))
+            else:
+                assert project_zi is not None
+                cache["zi"] = project_zi(unbroadcast_to(s.back(parts["zi"]), np.shape(args[1])))
+            return cache[key]
 
         def lfilter_pullback(dy: Any) -> tuple[Any, ...]:
             if with_zf:
@@ -156,7 +173,7 @@ def _lfilter_rules() -> None:
             cache: dict[str, Any] = {}  # this call's cotangents, computed together on first use
 
             def part(key: str) -> Thunk:
-                return Thunk(lambda: compute(cache, y_bar, zf_bar)[key])
+                return Thunk(lambda: compute(cache, y_bar, zf_bar, key))
 
             for k, key in enumerate(("b", "a", "x")):
                 if live[k]:
@@ -662,6 +679,7 @@ def _lfilter_samples(rng: np.random.Generator) -> list[Sample]:
         Sample(b + 0.1j, a - 0.05j, z, label="complex coefficients and signal"),
         Sample(b.astype(np.float32), a.astype(np.float32), x.astype(np.float32), label="float32"),
         Sample([1, -1], [1], x, label="integer coefficients (not differentiated)"),
+        Sample([1, -1], np.array([1.5, -0.3]), x, label="an integer numerator, a[0] != 1 differentiated"),
     ]
 
 
