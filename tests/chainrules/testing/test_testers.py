@@ -226,7 +226,7 @@ def value_and_scaled(x, k):
 def value_and_scaled_frule(tangents, x, k):
     from chainrules_core import Tangent, not_implemented
 
-    _, dx, dk = tangents
+    _, dx, _dk = tangents
     return value_and_scaled(x, k), Tangent(tuple, np.cos(x) * dx, not_implemented("the second output"))
 
 
@@ -238,7 +238,7 @@ def value_and_scaled_wrong(x, k):
 def value_and_scaled_wrong_frule(tangents, x, k):
     from chainrules_core import Tangent, not_implemented
 
-    _, dx, dk = tangents
+    _, dx, _dk = tangents
     return value_and_scaled_wrong(x, k), Tangent(tuple, 2 * np.cos(x) * dx, not_implemented("the second output"))
 
 
