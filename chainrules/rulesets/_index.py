@@ -1297,6 +1297,35 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:zeta',
         'scipy.special:zetac',
     ],
+    'chainrules.rulesets.stats.correlation': [
+        'scipy.stats:pearsonr',
+    ],
+    'chainrules.rulesets.stats.entropies': [
+        'scipy.stats:differential_entropy',
+        'scipy.stats:entropy',
+    ],
+    'chainrules.rulesets.stats.means': [
+        'scipy.stats:gmean',
+        'scipy.stats:hmean',
+        'scipy.stats:pmean',
+        'scipy.stats:trim_mean',
+    ],
+    'chainrules.rulesets.stats.moments': [
+        'scipy.stats:describe',
+        'scipy.stats:gstd',
+        'scipy.stats:kurtosis',
+        'scipy.stats:moment',
+        'scipy.stats:sem',
+        'scipy.stats:skew',
+        'scipy.stats:variation',
+        'scipy.stats:zscore',
+    ],
+    'chainrules.rulesets.stats.ranks_and_modes': [
+        'scipy.stats:kendalltau',
+        'scipy.stats:mode',
+        'scipy.stats:rankdata',
+        'scipy.stats:spearmanr',
+    ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
         'operator:mul',
