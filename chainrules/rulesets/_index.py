@@ -1300,9 +1300,22 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.stats.correlation': [
         'scipy.stats:pearsonr',
     ],
+    'chainrules.rulesets.stats.dirichlet': [
+        'scipy.stats._multivariate:dirichlet_gen.cov',
+        'scipy.stats._multivariate:dirichlet_gen.entropy',
+        'scipy.stats._multivariate:dirichlet_gen.logpdf',
+        'scipy.stats._multivariate:dirichlet_gen.mean',
+        'scipy.stats._multivariate:dirichlet_gen.pdf',
+        'scipy.stats._multivariate:dirichlet_gen.var',
+    ],
     'chainrules.rulesets.stats.entropies': [
         'scipy.stats:differential_entropy',
         'scipy.stats:entropy',
+    ],
+    'chainrules.rulesets.stats.matrix_normal': [
+        'scipy.stats._multivariate:matrix_normal_gen.entropy',
+        'scipy.stats._multivariate:matrix_normal_gen.logpdf',
+        'scipy.stats._multivariate:matrix_normal_gen.pdf',
     ],
     'chainrules.rulesets.stats.means': [
         'scipy.stats:gmean',
@@ -1320,11 +1333,34 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.stats:variation',
         'scipy.stats:zscore',
     ],
+    'chainrules.rulesets.stats.multinomial': [
+        'scipy.stats._multivariate:multinomial_gen.cov',
+        'scipy.stats._multivariate:multinomial_gen.entropy',
+        'scipy.stats._multivariate:multinomial_gen.logpmf',
+        'scipy.stats._multivariate:multinomial_gen.mean',
+        'scipy.stats._multivariate:multinomial_gen.pmf',
+    ],
+    'chainrules.rulesets.stats.multivariate_normal': [
+        'scipy.stats._multivariate:multivariate_normal_gen.entropy',
+        'scipy.stats._multivariate:multivariate_normal_gen.logpdf',
+        'scipy.stats._multivariate:multivariate_normal_gen.pdf',
+    ],
+    'chainrules.rulesets.stats.multivariate_t': [
+        'scipy.stats._multivariate:multivariate_t_gen.entropy',
+        'scipy.stats._multivariate:multivariate_t_gen.logpdf',
+        'scipy.stats._multivariate:multivariate_t_gen.pdf',
+    ],
     'chainrules.rulesets.stats.ranks_and_modes': [
         'scipy.stats:kendalltau',
         'scipy.stats:mode',
         'scipy.stats:rankdata',
         'scipy.stats:spearmanr',
+    ],
+    'chainrules.rulesets.stats.wishart': [
+        'scipy.stats._multivariate:invwishart_gen.logpdf',
+        'scipy.stats._multivariate:invwishart_gen.pdf',
+        'scipy.stats._multivariate:wishart_gen.logpdf',
+        'scipy.stats._multivariate:wishart_gen.pdf',
     ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',
