@@ -103,25 +103,27 @@ class DiscreteModel:
     def shape_names(self) -> tuple[str, ...]:
         return tuple(s.strip() for s in self.dist.shapes.split(",")) if self.dist.shapes else ()
 
-    def dlogpmf(self, k: np.ndarray, *shapes: np.ndarray) -> tuple[Any, ...]:
+    def dlogpmf(self, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """``d log p_k / d theta_i``, one per shape (anything for the integer shapes)."""
         raise NotImplementedError
 
-    def dlogcdf(self, k: np.ndarray, *shapes: np.ndarray) -> tuple[Any, ...] | None:
+    def dlogcdf(self, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
         """``d log F(k) / d theta_i`` in closed form, or ``None`` (the generic sums)."""
         return None
 
-    def dlogsf(self, k: np.ndarray, *shapes: np.ndarray) -> tuple[Any, ...] | None:
+    def dlogsf(self, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
         """``d log S(k) / d theta_i`` in closed form, or ``None`` (the generic sums)."""
         return None
 
-    def dmean(self, *shapes: np.ndarray) -> tuple[Any, ...]:
+    def dmean(self, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """The partials of the mean, one per shape."""
         raise NotImplementedError
 
-    def dvar(self, *shapes: np.ndarray) -> tuple[Any, ...]:
+    def dvar(self, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """The partials of the variance, one per shape."""
         raise NotImplementedError
 
-    def dentropy(self, *shapes: np.ndarray) -> tuple[Any, ...] | None:
+    def dentropy(self, *args: Any, **kwargs: Any) -> tuple[Any, ...] | None:
         """``d H / d theta_i`` in closed form, or ``None`` (the sum over SciPy's terms)."""
         return None
 
@@ -420,8 +422,9 @@ def model_samples(model: DiscreteModel, method: str) -> Iterable[Sample]:
     """The samples of one method of one distribution: the support's bulk at each shape sample, then the tails."""
     dist = model.dist
     options = dict(model.sample_options.get(method, model.sample_options.get("*", {})))
-    moments = method in ("mean", "var", "std") and model.moment_shape_samples is not None
-    for shapes in model.moment_shape_samples if moments else model.shape_samples:
+    moment_shapes = model.moment_shape_samples
+    for shapes in moment_shapes if method in ("mean", "var", "std") and moment_shapes is not None \
+            else model.shape_samples:
         label = f"{model.name}{tuple(shapes)}"
         if method in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"):
             k = np.unique(f64(dist.ppf(np.array([0.15, 0.5, 0.85]), *shapes)))
@@ -430,9 +433,9 @@ def model_samples(model: DiscreteModel, method: str) -> Iterable[Sample]:
             yield Sample(dist, k, *shapes, label=f"{label} {method}", **options)
         else:
             yield Sample(dist, *shapes, label=f"{label} {method}", **options)
-    for tail_method, k, shapes in model.tail_samples:
+    for tail_method, point, shapes in model.tail_samples:
         if tail_method == method:
-            yield Sample(dist, np.int64(k), *shapes, label=f"{model.name}{tuple(shapes)} {method} far in the tail",
+            yield Sample(dist, np.int64(point), *shapes, label=f"{model.name}{tuple(shapes)} {method} far in the tail",
                          **options)
 
 
