@@ -1407,6 +1407,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.stats:rankdata',
         'scipy.stats:spearmanr',
     ],
+    'chainrules.rulesets.stats.sampling': [
+        'scipy.stats._distn_infrastructure:rv_frozen.rvs',
+        'scipy.stats._distn_infrastructure:rv_generic.rvs',
+        'scipy.stats._multivariate:dirichlet_gen.rvs',
+    ],
     'chainrules.rulesets.stats.wishart': [
         'scipy.stats._multivariate:invwishart_gen.logpdf',
         'scipy.stats._multivariate:invwishart_gen.pdf',
