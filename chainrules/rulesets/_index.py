@@ -1300,6 +1300,12 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.stats.correlation': [
         'scipy.stats:pearsonr',
     ],
+    'chainrules.rulesets.stats.covariance': [
+        'scipy.stats._covariance:Covariance.from_cholesky',
+        'scipy.stats._covariance:Covariance.from_diagonal',
+        'scipy.stats._covariance:Covariance.from_eigendecomposition',
+        'scipy.stats._covariance:Covariance.from_precision',
+    ],
     'chainrules.rulesets.stats.dirichlet': [
         'scipy.stats._multivariate:dirichlet_gen.cov',
         'scipy.stats._multivariate:dirichlet_gen.entropy',
@@ -1392,6 +1398,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.stats._multivariate:multinomial_gen.pmf',
     ],
     'chainrules.rulesets.stats.multivariate_normal': [
+        'scipy.stats._multivariate:multivariate_normal_frozen.entropy',
+        'scipy.stats._multivariate:multivariate_normal_frozen.logpdf',
+        'scipy.stats._multivariate:multivariate_normal_frozen.pdf',
+        'scipy.stats._multivariate:multivariate_normal_gen',
+        'scipy.stats._multivariate:multivariate_normal_gen.__call__',
         'scipy.stats._multivariate:multivariate_normal_gen.entropy',
         'scipy.stats._multivariate:multivariate_normal_gen.logpdf',
         'scipy.stats._multivariate:multivariate_normal_gen.pdf',

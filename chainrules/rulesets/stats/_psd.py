@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-__all__ = ["MatrixArgument", "PsdFactor", "QuantileLayout", "symmetric"]
+__all__ = ["ArrayCovariance", "MatrixArgument", "PsdFactor", "QuadraticForm", "QuantileLayout", "symmetric"]
 
 
 def symmetric(a: np.ndarray) -> np.ndarray:
@@ -170,6 +170,44 @@ class QuantileLayout:
         return np.reshape(np.asarray(dx, dtype=np.float64), self.points.shape)
 
 
+class ArrayCovariance:
+    """A covariance-like argument given as an array (scalar, vector or matrix), factored as SciPy's ``_PSD`` does.
+
+    The parameter protocol :class:`QuadraticForm` uses: ``W`` whitens (``Z = R W`` has
+    ``|Z_k|^2 = r_k^T S^+ r_k``), ``pinv = W W^T``, ``log_pdet``, ``rank``,
+    ``in_support(R)``, ``cotangent(R, Z, a, b)`` (the cotangent of the argument for
+    ``sum_k a_k m_k + b log pdet``) and ``tangent(R, Z, d)`` (``(dm_k, d log pdet)``).
+    """
+
+    def __init__(self, value: Any, dim: int) -> None:
+        self.matrix = MatrixArgument(value, dim)
+        self.factor = PsdFactor(self.matrix.full)
+        self.W = self.factor.U
+        self.pinv = self.factor.pinv
+        self.log_pdet = self.factor.log_pdet
+        self.rank = self.factor.rank
+
+    def in_support(self, deviations: np.ndarray) -> np.ndarray | None:
+        return self.factor.in_support(deviations)
+
+    def symmetric_cotangent(self, z: np.ndarray, a: np.ndarray, b: float) -> np.ndarray:
+        """``-S^+ (sum_k a_k r_k r_k^T) S^+ + b S^+``: the symmetric cotangent of the full matrix."""
+        u = self.W
+        inner = -((z.T * a) @ z)
+        inner[np.diag_indices_from(inner)] += b
+        return u @ inner @ u.T
+
+    def cotangent(self, deviations: np.ndarray, z: np.ndarray, a: np.ndarray, b: float) -> Any:
+        return self.matrix.cotangent(self.symmetric_cotangent(z, a, b))
+
+    def symmetric_tangent(self, z: np.ndarray, ds: np.ndarray) -> tuple[np.ndarray, float]:
+        w_rows = z @ self.W.T
+        return -np.einsum("ij,ij->i", w_rows @ ds, w_rows), float(np.sum(self.pinv * ds))
+
+    def tangent(self, deviations: np.ndarray, z: np.ndarray, d: Any) -> tuple[np.ndarray, float]:
+        return self.symmetric_tangent(z, self.matrix.tangent(d))
+
+
 class QuadraticForm:
     """The Mahalanobis terms ``m_k = r_k^T S^+ r_k`` (``r_k = x_k - loc``) of a density and their derivatives.
 
@@ -178,10 +216,12 @@ class QuadraticForm:
     cotangents times h``::
 
         x_bar_k = 2 a_k S^+ r_k,   loc_bar = -sum_k x_bar_k,
-        S_bar = -U (Z^T diag(a) Z) U^T + b S^+        (Z = R U, S^+ = U U^T)
+        S_bar = -S^+ (sum_k a_k r_k r_k^T) S^+ + b S^+    (for a matrix; other parameterisations by the chain rule)
 
     and forwards ``dm_k = 2 <S^+ r_k, dr_k> - r_k^T S^+ dS S^+ r_k``,
-    ``d log pdet = tr(S^+ dS)`` (dS symmetric). Points outside the support of a singular
+    ``d log pdet = tr(S^+ dS)`` (dS symmetric). ``S`` is a parameter object: an
+    :class:`ArrayCovariance`, or a ``scipy.stats.Covariance`` through
+    :mod:`chainrules.rulesets.stats.covariance`. Points outside the support of a singular
     ``S`` (``r`` not in its range) get zero weights: their log density is ``-inf`` on a
     neighbourhood.
 
@@ -195,27 +235,34 @@ class QuadraticForm:
     """
 
     def __init__(self, x: Any, loc: Any, matrix: Any, dim: int | None = None) -> None:
+        from chainrules.rulesets.stats.covariance import covariance_parameter, is_covariance
+
         if dim is None:
-            if loc is not None:
+            if is_covariance(matrix):
+                dim = int(matrix.shape[-1])
+            elif loc is not None:
                 dim = int(np.size(loc))
             else:
                 c = np.asarray(matrix)
                 dim = 1 if c.ndim < 2 else c.shape[0]
         self.dim = dim
-        self.matrix = MatrixArgument(matrix, dim)
-        self.factor = PsdFactor(self.matrix.full)
+        self.parameter = covariance_parameter(matrix, dim)
         self.layout = QuantileLayout(x, dim)
-        m = np.zeros(dim) if loc is None else np.reshape(np.asarray(loc, dtype=np.float64), dim)
+        if loc is None:
+            m = np.zeros(dim)
+        else:
+            la = np.asarray(loc, dtype=np.float64)
+            m = la.reshape(dim) if la.size == dim else np.broadcast_to(la, (dim,))  # (a Covariance broadcasts it)
         self.loc_shape = (dim,) if loc is None else np.shape(loc)
         self.deviations = self.layout.points - m
-        self.support = self.factor.in_support(self.deviations)
+        self.support = self.parameter.in_support(self.deviations)
         self._z: np.ndarray | None = None
 
     @property
     def whitened(self) -> np.ndarray:
-        """``Z = R U`` (one row per point)."""
+        """``Z = R W`` (one row per point)."""
         if self._z is None:
-            self._z = self.deviations @ self.factor.U
+            self._z = self.deviations @ self.parameter.W
         return self._z
 
     @property
@@ -229,17 +276,17 @@ class QuadraticForm:
         return w if self.support is None else np.where(self.support, w, 0.0)
 
     def x_cotangent(self, a: np.ndarray) -> np.ndarray:
-        return self.layout.back(2.0 * a[:, None] * (self.whitened @ self.factor.U.T))
+        return self.layout.back(2.0 * a[:, None] * (self.whitened @ self.parameter.W.T))
 
     def loc_cotangent(self, a: np.ndarray) -> np.ndarray:
-        return np.reshape(-2.0 * ((a @ self.whitened) @ self.factor.U.T), self.loc_shape)
+        g = -2.0 * ((a @ self.whitened) @ self.parameter.W.T)
+        if int(np.prod(self.loc_shape)) == self.dim:
+            return np.reshape(g, self.loc_shape)
+        return np.reshape(np.sum(g), self.loc_shape)  # a location broadcast over the components
 
-    def matrix_cotangent(self, a: np.ndarray, b: float) -> np.ndarray:
-        """The cotangent of the matrix argument (its own shape)."""
-        z, u = self.whitened, self.factor.U
-        inner = -((z.T * a) @ z)
-        inner[np.diag_indices_from(inner)] += b
-        return self.matrix.cotangent(u @ inner @ u.T)
+    def matrix_cotangent(self, a: np.ndarray, b: float) -> Any:
+        """The cotangent of the matrix parameter (its own form: an array's shape, or a ``Tangent``)."""
+        return self.parameter.cotangent(self.deviations, self.whitened, a, b)
 
     def tangents(self, dx: Any, dloc: Any, dmatrix: Any) -> tuple[np.ndarray, float]:
         """``(dm_k, d log pdet)`` for the given input tangents (``None``: zero)."""
@@ -249,13 +296,13 @@ class QuadraticForm:
         if dx is not None:
             dr = self.layout.take(dx)
         if dloc is not None:
-            dl = np.reshape(np.asarray(dloc, dtype=np.float64), self.dim)
+            dl = np.asarray(dloc, dtype=np.float64)
+            dl = dl.reshape(self.dim) if dl.size == self.dim else np.broadcast_to(dl, (self.dim,))
             dr = -dl if dr is None else dr - dl
-        w_rows = self.whitened @ self.factor.U.T
         if dr is not None:
+            w_rows = self.whitened @ self.parameter.W.T
             dm += 2.0 * np.einsum("ij,ij->i", w_rows, np.broadcast_to(dr, w_rows.shape))
         if dmatrix is not None:
-            ds = self.matrix.tangent(dmatrix)
-            dm -= np.einsum("ij,ij->i", w_rows @ ds, w_rows)
-            dlogdet = float(np.sum(self.factor.pinv * ds))
+            dmm, dlogdet = self.parameter.tangent(self.deviations, self.whitened, dmatrix)
+            dm = dm + dmm
         return dm, dlogdet
