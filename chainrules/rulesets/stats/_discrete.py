@@ -167,32 +167,41 @@ class DiscreteModel:
             block = min(2 * block, 1 << 14)
         return log_mass, acc, False
 
+    def _missing(self, k: float, why: str) -> NotImplementedTangent:
+        return not_implemented(f"scipy.stats.{self.name}: the distribution function's derivative at k = {k:g} {why}")
+
     def distribution_partials(self, k: float, shapes: tuple[float, ...]) -> tuple[Any, Any]:
         """``(d log F, d log S)`` per shape at one point ``k`` of the support (generic sums)."""
         lo, hi = (float(v) for v in self.dist.support(*shapes))
         with np.errstate(all="ignore"):
             log_f = float(self.dist.logcdf(k, *shapes))
-        if log_f <= math.log(0.5) or np.isfinite(hi):
-            if log_f <= math.log(0.5):
-                log_f, dlog_f, _ = self._side(lo, k, shapes)
-                log_s = float(np.log1p(-np.exp(log_f)))
-                return dlog_f, -dlog_f * math.exp(log_f - log_s)
+
+        def from_left() -> tuple[Any, Any]:
+            if k - lo > MAX_TAIL_TERMS:
+                missing = self._missing(k, f"needs a sum of more than {MAX_TAIL_TERMS} terms")
+                return missing, missing
+            log_mass, dlog_f, _ = self._side(lo, k, shapes)
+            log_s = float(np.log1p(-np.exp(log_mass)))
+            if math.exp(log_mass - log_s) > MAX_CANCELLATION:
+                return dlog_f, self._missing(k, f"(S = {math.exp(log_s):.3g}) needs a tail sum of more than "
+                                                f"{MAX_TAIL_TERMS} terms (a heavy tail), and the complement loses "
+                                                "more than 8 digits")
+            return dlog_f, -dlog_f * math.exp(log_mass - log_s)
+
+        def from_right(log_s: float, dlog_s: np.ndarray) -> tuple[Any, Any]:
+            log_mass = float(np.log1p(-np.exp(log_s)))
+            return -dlog_s * math.exp(log_s - log_mass), dlog_s
+
+        if log_f <= math.log(0.5):
+            return from_left()
+        if np.isfinite(hi) and hi - k <= MAX_TAIL_TERMS:
             log_s, dlog_s, _ = self._side(k + 1, hi, shapes)
-            log_f = float(np.log1p(-np.exp(log_s)))
-            return -dlog_s * math.exp(log_s - log_f), dlog_s
-        log_s, dlog_s, converged = self._side(k + 1, hi, shapes)
-        if converged:
-            log_f = float(np.log1p(-np.exp(log_s)))
-            return -dlog_s * math.exp(log_s - log_f), dlog_s
-        log_f, dlog_f, _ = self._side(lo, k, shapes)
-        log_s = float(np.log1p(-np.exp(log_f)))
-        if math.exp(log_f - log_s) > MAX_CANCELLATION:
-            missing = not_implemented(
-                f"scipy.stats.{self.name}: the survival function's derivative at k = {k:g} (S = {math.exp(log_s):.3g}) "
-                f"needs a tail sum of more than {MAX_TAIL_TERMS} terms (a heavy tail), and the complement loses more "
-                "than 8 digits")
-            return dlog_f, missing
-        return dlog_f, -dlog_f * math.exp(log_f - log_s)
+            return from_right(log_s, dlog_s)
+        if not np.isfinite(hi):
+            log_s, dlog_s, converged = self._side(k + 1, hi, shapes)
+            if converged:
+                return from_right(log_s, dlog_s)
+        return from_left()
 
     def entropy_partials(self, shapes: tuple[float, ...]) -> np.ndarray:
         """``dH/dtheta = -sum p_k s_k (log p_k + 1)`` over the terms SciPy's ``_expect`` sums."""

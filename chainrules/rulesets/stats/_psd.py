@@ -229,7 +229,7 @@ class QuadraticForm:
     --------
     >>> import numpy as np
     >>> from chainrules.rulesets.stats._psd import QuadraticForm
-    >>> q = QuadraticForm(np.array([[1.0, 2.0]]), None, np.array([1.0, 4.0]))
+    >>> q = QuadraticForm(np.array([[1.0, 2.0]]), np.zeros(2), np.array([1.0, 4.0]))
     >>> q.maha
     array([2.])
     """

@@ -45,12 +45,12 @@ Examples
 >>> import chainrules
 >>> from chainrules import rrule, unthunk
 >>> cov, factory_pullback = rrule(Covariance.from_diagonal, np.array([1.0, 4.0]))
->>> y, pullback = rrule(multivariate_normal.logpdf, np.array([1.0, 2.0]), np.zeros(2), cov)
+>>> y, pullback = rrule(multivariate_normal.logpdf, np.array([2.0, 1.0]), np.zeros(2), cov)
 >>> dcov = unthunk(pullback(1.0)[4])
 >>> dcov
-Tangent(CovViaDiagonal, diagonal=array([ 0.   , -0.0625]))
+Tangent(CovViaDiagonal, diagonal=array([ 1.5    , -0.09375]))
 >>> factory_pullback(dcov)[1]  # (r_i^2 / d_i - 1) / (2 d_i)
-array([ 0.    , -0.0625])
+array([ 1.5    , -0.09375])
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ class DirichletDensity:
     >>> import numpy as np
     >>> from chainrules.rulesets.stats.dirichlet import DirichletDensity
     >>> d = DirichletDensity(np.array([0.25, 0.75]), np.array([1.0, 1.0]))
-    >>> d.alpha_partials()[:, 0]  # log x_i - psi(1) + psi(2) = log x_i + 1
+    >>> d.alpha_partials()  # log x_i - psi(1) + psi(2) = log x_i + 1
     array([-0.38629436,  0.71231793])
     """
 

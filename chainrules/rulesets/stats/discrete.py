@@ -62,8 +62,8 @@ Examples
 >>> import chainrules
 >>> from chainrules import rrule, unthunk
 >>> y, pullback = rrule(st.poisson.logsf, 60, 3.0)  # S = 1e-50: p_k / S stays finite
->>> round(float(unthunk(pullback(1.0)[-1])), 8)     # d log S / dmu
-19.96795155
+>>> round(float(unthunk(pullback(1.0)[-1])), 8)     # d log S / dmu = p_60 / S (mpmath: 19.350253879...)
+19.35025388
 """
 
 from __future__ import annotations

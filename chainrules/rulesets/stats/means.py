@@ -23,8 +23,10 @@ The maths
   ``KL = Psi / (1 + Phi) - log1p(Phi)``, ``Phi = sum v (expm1(e) - e)``,
   ``Psi = sum v e expm1(e)``, each accurate to rounding (a series for ``expm1(e) - e``
   when ``|e| < 1/4``), so ``dM/dp`` keeps its relative accuracy as ``p -> 0`` where the
-  textbook ``T/S - log(S/W)/p`` cancels completely. At ``p = 0`` (SciPy returns ``gmean``)
-  the limit is ``dM/dp = M var_v(log a) / 2``.
+  textbook ``T/S - log(S/W)/p`` cancels completely; ``M`` itself is recomputed as
+  ``exp(sum v log a + log1p(Phi)/p)``, which keeps the accuracy SciPy's ``(S/W)^(1/p)``
+  loses (``eps / p`` relatively). At ``p = 0`` (SciPy returns ``gmean``) the limit is
+  ``dM/dp = M var_v(log a) / 2``.
 * ``trim_mean(a, proportiontocut)``: the mean of the entries whose rank in the slice is
   in ``[k, n - k)``, ``k = floor(proportiontocut n)``: their derivative is ``1 / (n - 2k)``,
   the trimmed entries' 0. It is piecewise linear: where entries tie across the cut the
@@ -146,15 +148,37 @@ def _expm1_minus(e: np.ndarray) -> np.ndarray:
     return np.where(small, series, direct)
 
 
-def _pmean_p_gradient(d: _WeightedSlices, m: np.ndarray, p: float) -> np.ndarray:
-    """``dM/dp`` as ``batch + (1,)``: ``M KL(q || v) / p^2`` (``M var_v(log a) / 2`` at ``p = 0``)."""
+def _pmean_parts(d: _WeightedSlices, p: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(M, e, v)``: the power mean computed without SciPy's ``eps / p`` loss, the scaled centred logs
+    ``e = p (log a - sum v log a)`` and the normalised weights ``v``.
+
+    ``log M = sum v log a + log1p(Phi) / p`` with ``Phi = sum v (expm1(e) - e)`` (exact: the
+    mean of ``a^p`` is ``exp(p sum v log a) (1 + Phi)``), so ``M`` keeps full relative accuracy as
+    ``p -> 0``, where ``(sum v a^p)^(1/p)`` loses ``eps / p``.
+    """
     v = d.w / d.w_total
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = d.slices.masked(np.log(d.x))
-        centred = d.slices.masked(logs - np.sum(v * logs, axis=-1, keepdims=True))
+        centre = np.sum(v * logs, axis=-1, keepdims=True)
+        e = d.slices.masked(p * (logs - centre))
         if p == 0:
-            return m * np.sum(v * centred * centred, axis=-1, keepdims=True) / 2.0
-        e = p * centred
+            return np.exp(centre), e, v
+        phi = np.sum(v * _expm1_minus(e), axis=-1, keepdims=True)
+        return np.exp(centre + np.log1p(phi) / p), e, v
+
+
+def _pmean_p_gradient(d: _WeightedSlices, m: np.ndarray, p: float) -> np.ndarray:
+    """``dM/dp`` as ``batch + (1,)``: ``M KL(q || v) / p^2`` (``M var_v(log a) / 2`` at ``p = 0``).
+
+    ``m`` (SciPy's value) is used where the power mean is not finite and positive; elsewhere
+    the accurate ``M`` of :func:`_pmean_parts`.
+    """
+    accurate, e, v = _pmean_parts(d, p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.where(np.isfinite(accurate) & (accurate > 0), accurate, m)
+        if p == 0:
+            centred = d.slices.masked(np.log(d.x)) - np.log(accurate)
+            return m * np.sum(v * d.slices.masked(centred) ** 2, axis=-1, keepdims=True) / 2.0
         phi = np.sum(v * _expm1_minus(e), axis=-1, keepdims=True)
         psi = np.sum(v * e * np.expm1(e), axis=-1, keepdims=True)
         kl = psi / (1.0 + phi) - np.log1p(phi)
@@ -165,7 +189,9 @@ def _pmean_gradients(d: _WeightedSlices, m: np.ndarray, p: float,
                      want_w: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """``(dM/da, dM/dw)`` in the slice layout for ``p != 0``."""
     x, w, W = d.x, d.w, d.w_total
+    accurate, _, _ = _pmean_parts(d, p)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        m = np.where(np.isfinite(accurate) & (accurate > 0), accurate, m)
         xp = x ** p
         s = np.sum(w * xp, axis=-1, keepdims=True)
         da = m * w * x ** (p - 1.0) / s

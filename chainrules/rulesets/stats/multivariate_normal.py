@@ -48,11 +48,11 @@ Examples
 >>> from scipy.stats import multivariate_normal
 >>> import chainrules
 >>> from chainrules import rrule, unthunk
->>> x, mean, cov = np.array([1.0, 0.0]), np.zeros(2), np.diag([1.0, 4.0])
+>>> x, mean, cov = np.array([1.0, 2.0]), np.zeros(2), np.diag([1.0, 4.0])
 >>> y, pullback = rrule(multivariate_normal.logpdf, x, mean, cov)
->>> [unthunk(c) for c in pullback(1.0)[2:5]]  # x, mean, cov
-[array([-1., -0.]), array([1., 0.]), array([[ 0.   ,  0.   ],
-       [ 0.   , -0.125]])]
+>>> [unthunk(c) for c in pullback(1.0)[2:5]]  # -S^-1 r, S^-1 r, (S^-1 r r^T S^-1 - S^-1) / 2
+[array([-1. , -0.5]), array([1. , 0.5]), array([[0.  , 0.25],
+       [0.25, 0.  ]])]
 """
 
 from __future__ import annotations

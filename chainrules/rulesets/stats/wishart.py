@@ -30,9 +30,9 @@ Examples
 >>> import chainrules
 >>> from chainrules import rrule, unthunk
 >>> y, pullback = rrule(wishart.logpdf, np.eye(2), 3.0, np.eye(2))
->>> unthunk(pullback(1.0)[2])  # ((df - p - 1) X^-1 - S^-1) / 2 = 0 at X = S = I, df = p + 2
-array([[-0.,  0.],
-       [ 0., -0.]])
+>>> unthunk(pullback(1.0)[2])  # ((df - p - 1) X^-1 - S^-1) / 2 at X = S = I: -I/2 for df = p + 1
+array([[-0.5,  0. ],
+       [ 0. , -0.5]])
 """
 
 from __future__ import annotations
