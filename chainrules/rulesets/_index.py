@@ -1424,10 +1424,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.stats._multivariate:dirichlet_gen.rvs',
     ],
     'chainrules.rulesets.stats.wishart': [
+        'scipy.stats._multivariate:invwishart_gen.entropy',
         'scipy.stats._multivariate:invwishart_gen.logpdf',
+        'scipy.stats._multivariate:invwishart_gen.mean',
+        'scipy.stats._multivariate:invwishart_gen.mode',
         'scipy.stats._multivariate:invwishart_gen.pdf',
+        'scipy.stats._multivariate:invwishart_gen.var',
+        'scipy.stats._multivariate:wishart_gen.entropy',
         'scipy.stats._multivariate:wishart_gen.logpdf',
+        'scipy.stats._multivariate:wishart_gen.mean',
+        'scipy.stats._multivariate:wishart_gen.mode',
         'scipy.stats._multivariate:wishart_gen.pdf',
+        'scipy.stats._multivariate:wishart_gen.var',
     ],
     'chainrules.rulesets.structured.arithmetic': [
         'operator:add',

@@ -273,6 +273,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.linalg": ("scipy.linalg", "SciPy's dense linear algebra: factorizations, solves, spectral "
                                      "decompositions, matrix functions and equations, special matrices."),
     "scipy.special": ("scipy.special", "SciPy's special functions."),
+    "scipy.stats": ("scipy.stats", "SciPy's distributions (their methods, frozen and multivariate ones) and "
+                                   "statistics functions."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
     "structured": ("Structured matrices", "The matrix types of :mod:`chainrules.structured`: their constructors "
                                           "and methods."),
@@ -338,7 +340,7 @@ def _source_line(entry: Any, module: str) -> int | None:
 
 
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
-                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.",
+                 "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 

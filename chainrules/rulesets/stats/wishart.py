@@ -1,5 +1,5 @@
-"""The Wishart and inverse Wishart distributions: ``wishart.logpdf``/``.pdf`` and ``invwishart.logpdf``/``.pdf``,
-in the matrix ``X``, the ``scale`` matrix and the degrees of freedom ``df``.
+"""The Wishart and inverse Wishart distributions: ``logpdf``, ``pdf`` (in the matrix ``X``, the ``scale`` matrix and
+the degrees of freedom ``df``), ``mean``, ``mode``, ``var`` and ``entropy`` (in ``df`` and ``scale``).
 
 The maths
 ---------
@@ -22,6 +22,16 @@ one triangle of each; the gradient is taken in the symmetric matrices, as for
 scalar ``scale`` is a ``1 x 1`` matrix and a vector a diagonal; a scalar ``X`` stands for
 ``x I``, a vector for a diagonal (or, when ``p = 1``, for ``n`` matrices of size 1). ``df``
 given by position as a float is differentiated; an integer ``df`` gets ``NoTangent()``.
+
+The moments are SciPy's closed forms, ``c S`` for the means and modes (``df S``,
+``S / (df - p - 1)``; ``(df - p - 1) S``, ``S / (df + p + 1)``) and ``a S o S + b d d^T``
+(``d = diag S``) for the variances (Gupta & Nagar 3.3.15, 3.4.3), differentiated entry by
+entry and symmetrised. The entropies (SciPy's, after Gupta & Nagar and the inverse Wishart
+reference of its eq. 17) have ``S_bar = (p + 1) S^-1 / 2``; in ``df`` the ``psi_p(df/2)`` of
+``log Gamma_p`` cancels the digamma sum they contain, leaving
+``dH/ddf = p/2 - (df - p - 1)/4 sum_i psi'((df + 1 - i)/2)`` (Wishart) and
+``p/2 - (df + p + 1)/4 sum_i psi'((df - p + i)/2)`` (inverse Wishart). Where SciPy
+returns ``None`` (a mean or variance that does not exist) the cotangents are zero.
 
 Examples
 --------
@@ -53,6 +63,7 @@ from chainrules_core import (
     NotImplementedTangent,
     Sample,
     Thunk,
+    ZeroTangent,
     differentiable,
     frule,
     passes_through,
@@ -257,6 +268,122 @@ invwishart_pdf_rrule, invwishart_pdf_frule = _density_rules(invwishart_gen.pdf, 
                                                             True, True)
 
 
+# ---- mean, mode, var, entropy: functions of (df, scale) ------------------------------------------------------
+def _trigamma_sum(points: np.ndarray) -> float:
+    return float(np.sum(sc.polygamma(1, points)))
+
+
+class _Moments:
+    """``mean``, ``mode``, ``var`` and ``entropy`` of the (inverse) Wishart distribution and their partials.
+
+    Each ``*_partials(g)`` returns ``(df_bar, S_bar)`` for the cotangent ``g`` of the output
+    (``S_bar`` symmetric, in the full matrix); ``*_tangent(ddf, dS)`` the output's tangent.
+    """
+
+    def __init__(self, df: Any, scale: Any, inverse: bool) -> None:
+        self.s = _scale_matrix(scale)
+        self.p = self.s.shape[0]
+        self.df = float(df)
+        self.inverse = inverse
+        self.d = np.diagonal(self.s)
+
+    def _factor(self, kind: str) -> tuple[float, float]:
+        """``(c, dc/ddf)`` of ``mean`` and ``mode``, which are ``c S``."""
+        df, p = self.df, self.p
+        if kind == "mean":
+            return (1 / (df - p - 1), -1 / (df - p - 1) ** 2) if self.inverse else (df, 1.0)
+        return (1 / (df + p + 1), -1 / (df + p + 1) ** 2) if self.inverse else (df - p - 1, 1.0)
+
+    def _var_parts(self) -> tuple[float, float, float, float]:
+        """``var = a S o S + b d d^T`` (``d = diag S``): ``(a, b, da/ddf, db/ddf)``."""
+        df, p = self.df, self.p
+        if not self.inverse:
+            return df, df, 1.0, 1.0
+        den = (df - p) * (df - p - 1) ** 2 * (df - p - 3)
+        dlog_den = 1 / (df - p) + 2 / (df - p - 1) + 1 / (df - p - 3)
+        a, b = (df - p + 1) / den, (df - p - 1) / den
+        return a, b, 1 / den - a * dlog_den, 1 / den - b * dlog_den
+
+    def partials(self, kind: str, g: np.ndarray) -> tuple[float, np.ndarray]:
+        if kind in ("mean", "mode"):
+            c, dc = self._factor(kind)
+            return dc * float(np.sum(g * self.s)), c * g
+        if kind == "var":
+            a, b, da, db = self._var_parts()
+            s, d = self.s, self.d
+            ddf = da * float(np.sum(g * s * s)) + db * float(d @ g @ d)
+            return ddf, 2 * a * g * s + b * np.diag((g + g.T) @ d)
+        return self.entropy_df() * float(g), 0.5 * (self.p + 1) * float(g) * np.linalg.inv(self.s)
+
+    def tangent(self, kind: str, ddf: float, ds: np.ndarray) -> Any:
+        if kind in ("mean", "mode"):
+            c, dc = self._factor(kind)
+            return dc * ddf * self.s + c * ds
+        if kind == "var":
+            a, b, da, db = self._var_parts()
+            s, d = self.s, self.d
+            dd = np.diagonal(ds)
+            return (da * ddf * s * s + db * ddf * np.outer(d, d) + 2 * a * s * ds
+                    + b * (np.outer(dd, d) + np.outer(d, dd)))
+        return self.entropy_df() * ddf + 0.5 * (self.p + 1) * float(np.sum(np.linalg.inv(self.s) * ds))
+
+    def entropy_df(self) -> float:
+        """``dH/ddf``: the ``psi_p`` terms cancel, leaving the trigamma sum (see the module docstring)."""
+        df, p = self.df, self.p
+        i = np.arange(1, p + 1)
+        if self.inverse:
+            return p / 2 - (df + p + 1) / 4 * _trigamma_sum((df - p + i) / 2)
+        return p / 2 - (df - p - 1) / 4 * _trigamma_sum((df + 1 - i) / 2)
+
+
+def _moment_rules(method: Callable[..., Any], cls: type, kind: str, inverse: bool) -> None:
+    short = f"{'inv' if inverse else ''}wishart_{kind}"
+
+    def moment_rrule(dist: Any, df: Any, scale: Any, /) -> Any:
+        y = method(dist, df, scale)
+        live = (differentiable(df), differentiable(scale))
+
+        def wishart_moment_pullback(dy: Any) -> tuple[Any, ...]:
+            if y is None:  # SciPy's "undefined" (a moment that does not exist): nothing to differentiate
+                return NO, NO, *(ZeroTangent() if lv else NO for lv in live)
+            dy = read_cotangent(dy, y, method)
+            if passes_through(dy):
+                return (NO, NO, *((dy if isinstance(dy, NotImplementedTangent) else zero_like(v)) if lv else NO
+                                  for v, lv in zip((df, scale), live)))
+            m = _Moments(df, scale, inverse)
+            g = np.asarray(dy, dtype=np.float64).reshape(() if kind == "entropy" else (m.p, m.p))
+            ddf, ds = m.partials(kind, g)
+            return (NO, NO, argument_cotangent(df, ddf) if live[0] else NO,
+                    argument_cotangent(scale, _scale_cotangent(symmetric(ds), scale)) if live[1] else NO)
+
+        wishart_moment_pullback.__name__ = f"{short}_pullback"
+        return y, wishart_moment_pullback
+
+    def moment_frule(tangents: Any, dist: Any, df: Any, scale: Any, /) -> Any:
+        y = method(dist, df, scale)
+        ddf = tangent_value(tangents[2]) if differentiable(df) else None
+        ds = tangent_value(tangents[3]) if differentiable(scale) else None
+        if y is None or (ddf is None and ds is None):
+            return y, fit_output(None, y) if y is not None else NO
+        for t in (ddf, ds):
+            if isinstance(t, NotImplementedTangent):
+                return y, t
+        m = _Moments(df, scale, inverse)
+        out = m.tangent(kind, 0.0 if ddf is None else float(np.real(ddf)),
+                        np.zeros((m.p, m.p)) if ds is None else _scale_tangent(ds, scale))
+        return y, fit_output(out, y)
+
+    moment_rrule.__name__ = moment_rrule.__qualname__ = f"{short}_rrule"
+    moment_frule.__name__ = moment_frule.__qualname__ = f"{short}_frule"
+    rrule.register(method, cls)(moment_rrule)
+    frule.register(method, cls)(moment_frule)
+
+
+for _cls, _inverse in ((wishart_gen, False), (invwishart_gen, True)):
+    for _kind in ("mean", "mode", "var", "entropy"):
+        _moment_rules(getattr(_cls, _kind), _cls, _kind, _inverse)
+
+
 # ---- sample inputs --------------------------------------------------------------------------------------
 def _samples(dist: Any, rng: np.random.Generator) -> list[Sample]:
     # Matrices are given as Symmetric (chainrules.structured), so the finite differences vary them in the
@@ -281,3 +408,20 @@ def _wishart_samples(rng: np.random.Generator) -> list[Sample]:
 @sample_inputs(invwishart_gen.logpdf, invwishart_gen.pdf)
 def _invwishart_samples(rng: np.random.Generator) -> list[Sample]:
     return _samples(invwishart, rng)
+
+
+def _moment_samples(dist: Any, rng: np.random.Generator) -> list[Sample]:
+    s = spd(3, rng)
+    return [Sample(dist, 7.5, Symmetric(s)), Sample(dist, 8.5, np.diag(s), label="diagonal scale"),
+            Sample(dist, 5.5, 1.3, label="p = 1")]
+
+
+@sample_inputs(wishart_gen.mean, wishart_gen.mode, wishart_gen.var, wishart_gen.entropy)
+def _wishart_moment_samples(rng: np.random.Generator) -> list[Sample]:
+    return _moment_samples(wishart, rng)
+
+
+@sample_inputs(invwishart_gen.mean, invwishart_gen.mode, invwishart_gen.var, invwishart_gen.entropy)
+def _invwishart_moment_samples(rng: np.random.Generator) -> list[Sample]:
+    return _moment_samples(invwishart, rng)
+
