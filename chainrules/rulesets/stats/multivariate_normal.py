@@ -512,7 +512,7 @@ def _covariance_samples(rng: np.random.Generator) -> list[Sample]:
     return out
 
 
-@sample_inputs(multivariate_normal_gen)
+@sample_inputs(multivariate_normal_gen, multivariate_normal_gen.__call__)
 def _freeze_samples(rng: np.random.Generator) -> list[Sample]:
     from scipy.stats import Covariance
 
