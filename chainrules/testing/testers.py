@@ -56,6 +56,7 @@ from chainrules.testing.derivatives import FDMethod, jvp, vjp
 from chainrules.testing.random_tangents import _rng, rand_tangent
 from chainrules.testing.tree import LeafSpec, TreeDef, leaves_to_vec, tree_flatten
 from chainrules_core import (
+    AbstractTangent,
     AbstractZero,
     NoTangent,
     NotImplementedTangent,
@@ -168,8 +169,41 @@ def _holds_float(value: Any) -> bool:
     return isinstance(value, (float, complex, np.ndarray, np.number))
 
 
+def _shared_callables(value: Any, memo: dict[int, Any] | None = None, depth: int = 0) -> dict[int, Any]:
+    """The callable objects inside ``value`` (a distribution, a functor): functions of the call, not its data.
+
+    The testers copy the arguments (to evaluate the function afresh and to detect
+    mutation) but share these: a copy of an object holding bound methods of itself (a
+    ``scipy.stats`` distribution) never compares equal to the original, and the finite
+    differences never vary it. The result is a ``copy.deepcopy`` memo that keeps them.
+    """
+    memo = {} if memo is None else memo
+    if depth > 3 or isinstance(value, (np.ndarray, np.generic, str, bytes, int, float, complex, type)):
+        return memo
+    if callable(value) and not isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc)):
+        memo[id(value)] = value
+        return memo
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _shared_callables(v, memo, depth + 1)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _shared_callables(v, memo, depth + 1)
+    elif hasattr(value, "__dict__") and not isinstance(value, AbstractTangent):
+        for v in vars(value).values():
+            _shared_callables(v, memo, depth + 1)
+    return memo
+
+
+def _copy(value: Any) -> Any:
+    """``copy.deepcopy(value)``, sharing the callable objects inside it (see :func:`_shared_callables`)."""
+    return copy.deepcopy(value, _shared_callables(value))
+
+
 def _same(a: Any, b: Any) -> bool:
     """Exact equality of nested values (NaN equal to NaN); used for mutation checks."""
+    if a is b and not isinstance(a, (np.ndarray, list, dict)):
+        return True  # an object the copies share (a callable): not compared
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
                 and a.dtype == b.dtype and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
@@ -537,7 +571,7 @@ class _Call:
                    gauge_invariant)
         call.name = f"{tester}({_describe(f_primal)})"
         call.labels = _argument_labels(f_primal, len(primals))
-        call.before = copy.deepcopy(primals)
+        call.before = _copy(primals)
         return call
 
     @property
@@ -554,7 +588,7 @@ class _Call:
         return _call_rule(rule, self.config, head, self.f, self.primals, self.fkwargs)
 
     def primal_output(self) -> Any:
-        return self.f(*copy.deepcopy(self.before), **self.fkwargs)
+        return self.f(*_copy(self.before), **self.fkwargs)
 
     def observed(self, y: Any) -> Any:
         """What the finite differences compare: ``gauge_invariant(y)``, or ``y``."""
@@ -571,7 +605,7 @@ class _Call:
                 fn, dargs = dargs[0], dargs[1:]
             for k, i in enumerate(diff):
                 full[i] = dargs[k]
-            return self.observed(fn(*copy.deepcopy(full), **self.fkwargs))
+            return self.observed(fn(*_copy(full), **self.fkwargs))
 
         return call_f
 
@@ -614,7 +648,7 @@ def _pull_back_checked(call: _Call, pullback: Callable[[Any], Any], y: Any, dy: 
     """Run the pullback once; it must mutate neither the arguments, nor the output, nor ``dy``,
     and return cotangents that share no memory with any of them."""
     dy_before = copy.deepcopy(dy)
-    y_before = copy.deepcopy(y)
+    y_before = _copy(y)
     cotangents = _run_pullback(call.name, pullback, dy, len(call.primals), "on the output cotangent")
     call.check_not_mutated("by the pullback")
     if not _same(dy_before, dy):

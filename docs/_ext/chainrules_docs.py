@@ -275,6 +275,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.special": ("scipy.special", "SciPy's special functions."),
     "scipy.integrate": ("scipy.integrate", "Quadrature, sample-based integration and initial value problems "
                                            "(higher-order rules: see :doc:`/rules/integrate`)."),
+    "scipy.stats": ("scipy.stats", "SciPy's distributions (their methods, frozen and multivariate ones) and "
+                                   "statistics functions."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
     "fft": ("numpy.fft", "NumPy's discrete Fourier transforms, shifts and frequencies."),
     "scipy.fft": ("scipy.fft", "SciPy's Fourier, cosine, sine and Hankel transforms."),
@@ -345,8 +347,9 @@ def _source_line(entry: Any, module: str) -> int | None:
 
 
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
-                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.", "fft": "numpy.fft.",
-                 "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.", "scipy.integrate": "scipy.integrate.",
+                 "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
+                 "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
+                 "scipy.integrate": "scipy.integrate.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 
