@@ -32,77 +32,9 @@ Examples
 
 from __future__ import annotations
 
-import itertools
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
+from chainrules.interop._pullbacks import Entry, PullbackStore
 
 __all__ = ["STORE", "Entry", "PullbackStore", "pending_pullbacks", "set_pullback_limit"]
-
-
-class Entry:
-    """A stored pullback, and the batch shape of the forward call that made it (``()`` unless
-    a broadcasting rule ran on a whole ``vmap`` batch at once)."""
-
-    __slots__ = ("batch", "pullback")
-
-    def __init__(self, pullback: Callable[[Any], Any], batch: tuple[int, ...]) -> None:
-        self.pullback = pullback
-        self.batch = batch
-
-
-class PullbackStore:
-    """Pullbacks by token, at most ``limit`` of them (least recently stored evicted first).
-
-    Attributes
-    ----------
-    limit : int
-        The most entries kept.
-    evicted, recomputed : int
-        How many entries were evicted for the limit, and how many backward passes ran a
-        rule again because their entry was missing.
-    """
-
-    def __init__(self, limit: int = 1024) -> None:
-        self.limit = limit
-        self.evicted = 0
-        self.recomputed = 0
-        self._entries: OrderedDict[int, Entry] = OrderedDict()
-        self._lock = threading.Lock()
-        self._counter = itertools.count(1)
-
-    def put(self, pullback: Callable[[Any], Any], batch: tuple[int, ...] = ()) -> int:
-        """Keep ``pullback``; return its token (a positive ``int32``)."""
-        with self._lock:
-            token = next(self._counter) % 0x7FFFFFFF or next(self._counter)
-            self._entries[token] = Entry(pullback, batch)
-            while len(self._entries) > self.limit:
-                self._entries.popitem(last=False)
-                self.evicted += 1
-        return token
-
-    def get(self, token: int) -> Entry | None:
-        """The entry of ``token``, or ``None`` (it stays in the store)."""
-        with self._lock:
-            return self._entries.get(int(token))
-
-    def discard(self, token: int) -> None:
-        """Remove the entry of ``token`` if it is there."""
-        with self._lock:
-            self._entries.pop(int(token), None)
-
-    def clear(self) -> None:
-        """Remove every entry."""
-        with self._lock:
-            self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __repr__(self) -> str:
-        return (f"PullbackStore({len(self)} pending, limit={self.limit}, evicted={self.evicted}, "
-                f"recomputed={self.recomputed})")
 
 
 STORE = PullbackStore()
