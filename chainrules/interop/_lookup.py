@@ -64,26 +64,47 @@ def needs_config(f: Any) -> bool:
         return True
 
 
+def _scalars(args: Sequence[Any]) -> list[Any] | None:
+    """``args`` with every 0-d array made a NumPy scalar (``np.float64`` is a ``float``); ``None`` if none is."""
+    if not any(type(a) is np.ndarray and a.ndim == 0 for a in args):
+        return None
+    return [a[()] if type(a) is np.ndarray and a.ndim == 0 else a for a in args]
+
+
 def find_rrule(config: RuleConfig, f: Any, args: Sequence[Any], kwargs: dict[str, Any], alt: Any = None) -> Any:
-    """``rrule(f, *args, **kwargs)`` (with ``config`` where needed), then under ``alt``; ``None`` if no rule."""
+    """``rrule(f, *args, **kwargs)`` (with ``config`` where needed), then under ``alt``; ``None`` if no rule.
+
+    A framework's scalars arrive as 0-d arrays (``jax.grad(f)(2.0)``); when no rule takes
+    those, the rule is looked up again with NumPy scalars in their place, so that a rule
+    registered for ``float`` is found.
+    """
     if needs_config(f):
         result = rrule(config, f, *args, **kwargs)
     else:
         result = rrule(f, *args, **kwargs) if kwargs else rrule(f, *args)
     if result is None and alt is not None:
         result = rrule(config, alt, *args, **kwargs)
+    if result is None:
+        scalars = _scalars(args)
+        if scalars is not None:
+            return find_rrule(config, f, scalars, kwargs, alt)
     return result
 
 
 def find_frule(config: RuleConfig, tangents: tuple[Any, ...], f: Any, args: Sequence[Any], kwargs: dict[str, Any],
                alt: Any = None) -> Any:
-    """``frule(tangents, f, *args, **kwargs)`` (with ``config`` where needed), then under ``alt``."""
+    """``frule(tangents, f, *args, **kwargs)`` (with ``config`` where needed), then under ``alt`` (and with
+    NumPy scalars for 0-d arrays, as :func:`find_rrule`)."""
     if needs_config(f):
         result = frule(config, tangents, f, *args, **kwargs)
     else:
         result = frule(tangents, f, *args, **kwargs)
     if result is None and alt is not None:
         result = frule(config, tangents, alt, *args, **kwargs)
+    if result is None:
+        scalars = _scalars(args)
+        if scalars is not None:
+            return find_frule(config, tangents, f, scalars, kwargs, alt)
     return result
 
 

@@ -97,7 +97,9 @@ class _Spec:
         if self.out is None:
             stand_ins = [stand_in(a.shape, a.dtype) for a in self.avals]
             try:
-                with np.errstate(all="ignore"), warnings.catch_warnings():
+                # compile-time evaluation: a callable argument written in jax.numpy runs on the stand-ins
+                # instead of being staged into the trace
+                with np.errstate(all="ignore"), warnings.catch_warnings(), jax.ensure_compile_time_eval():
                     warnings.simplefilter("ignore")
                     y = self.f(*self.call.rebuild(stand_ins), **self.call.kwargs)
             except Exception as err:

@@ -291,9 +291,18 @@ def _needs_autograd(tensors: Sequence[torch.Tensor]) -> bool:
 
 
 def _plain_call(f: Any, call: BoundCall) -> Any:
-    """``f`` on the tensors' NumPy views, the results as tensors (nothing to differentiate)."""
+    """``f`` on the tensors' NumPy views, the results as tensors (nothing to differentiate).
+
+    A call with a callable among its arguments (``apply_along_axis(func1d, ...)``) runs the
+    rule instead: its callable may be written with ``torch`` operations, which only the
+    rule's ``rrule_via_ad`` (``TorchConfig``) calls on tensors.
+    """
     xs = [to_numpy(t) for t in call.values]
-    y = f(*call.rebuild(xs), **call.kwargs)
+    args = call.rebuild(xs)
+    result = None
+    if any(callable(a) and not isinstance(a, type) for a in args):
+        result = find_rrule(TORCH_CONFIG, f, args, call.kwargs)
+    y = f(*args, **call.kwargs) if result is None else result[0]
     leaves, rebuild = _flatten(y)
     device = call.values[0].device
     out = [to_tensor(v) for v in leaves]
