@@ -262,6 +262,7 @@ class ChainrulesFunction(torch.autograd.Function):
     def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
         ctx.spec, ctx.cell = inputs[0], inputs[1]
         ctx.save_for_backward(*inputs[2:])
+        ctx.save_for_forward(*inputs[2:])
         ctx.mark_non_differentiable(*[t for t in output if not _differentiable(t)])
 
     @staticmethod
