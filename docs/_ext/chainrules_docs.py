@@ -121,8 +121,11 @@ API: list[tuple[str, str, list[tuple[str, list[str]]]]] = [
 
 _REGISTRY_CLASSES = {"chainrules_core.rrule": "chainrules_core.RRuleRegistry",
                      "chainrules_core.frule": "chainrules_core.FRuleRegistry"}
-_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"}}
-"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``)."""
+_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"},
+           "chainrules.interop.jax": {"scipy", "numpy"}, "chainrules.interop.torch": {"scipy", "numpy"}}
+"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``; the
+bridges' ``scipy``/``numpy`` namespaces, whose functions are SciPy's and NumPy's own, in ``docs/jax.md`` and
+``docs/torch.md``)."""
 
 
 def _packages() -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
