@@ -367,10 +367,11 @@ def _pushforward(spec: _Spec, primals: Sequence[Any], tangents: Sequence[Any]) -
 
 
 def _apply(f: Any, call: BoundCall, mode: str) -> Any:
-    spec = _Spec(f, call)
     leaves = list(call.values)
     if _concrete(leaves):  # nothing traced: the function itself, on the arrays' NumPy views
-        return _primal(spec, leaves)
+        y = f(*call.rebuild([np.asarray(x) for x in leaves]), **call.kwargs)
+        return tree_util.tree_map(_to_jax, y)
+    spec = _Spec(f, call)
     if mode == "reverse":
         @jax.custom_vjp
         def chainrules_vjp_call(*xs: Any) -> Any:
