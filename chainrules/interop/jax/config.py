@@ -88,11 +88,11 @@ class JaxConfig(RuleConfig, HasReverseMode, HasForwardsMode):
     >>> from chainrules import rrule_via_ad, frule_via_ad
     >>> from chainrules.interop.jax import JaxConfig
     >>> y, pullback = rrule_via_ad(JaxConfig(), lambda x, n: jnp.sum(x ** n), np.array([1.0, 2.0]), 3)
-    >>> float(y), pullback(1.0)[1].round(4), pullback(1.0)[2]
-    (9.0, array([ 3., 12.]), NoTangent())
+    >>> float(y), pullback(1.0)[1].tolist(), pullback(1.0)[2]
+    (9.0, [3.0, 12.0], NoTangent())
     >>> y, dy = frule_via_ad(JaxConfig(), (None, np.array([1.0, 0.0])), jnp.sin, np.array([0.0, 1.0]))
-    >>> dy.round(4)
-    array([1., 0.])
+    >>> dy.tolist()
+    [1.0, 0.0]
     """
 
     __slots__ = ()

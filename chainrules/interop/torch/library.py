@@ -35,10 +35,11 @@ Examples
 >>> from chainrules.interop.torch.library import custom_op
 >>> cholesky = custom_op(np.linalg.cholesky)
 >>> A = torch.tensor([[4.0, 1.0], [1.0, 3.0]], dtype=torch.float64, requires_grad=True)
->>> compiled = torch.compile(lambda a: cholesky(a).sum(), fullgraph=True)   # no graph break
+>>> compiled = torch.compile(lambda a: cholesky(a).sum(), fullgraph=True, backend="aot_eager")  # no graph break
 >>> compiled(A).backward()
 >>> A.grad.shape
 torch.Size([2, 2])
+>>> torch._dynamo.reset()          # forget the compiled function before this example's names go
 """
 
 from __future__ import annotations
