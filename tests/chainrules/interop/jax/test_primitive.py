@@ -360,3 +360,13 @@ def test_namespaces_are_lazy_and_keep_the_functions_docstring_and_signature() ->
 
     _y, dy = jax.jvp(jsp_fwd.special.jv, (1.5, 2.0), (0.0, 1.0))
     close(dy, scipy.special.jvp(1.5, 2.0))
+
+
+# ---- JAX's own gradient checker ---------------------------------------------------------------------------------
+def test_jax_check_grads_on_reverse_and_forward_primitives() -> None:
+    from jax.test_util import check_grads
+
+    check_grads(lambda a: jnp.sin(expm(a)), (jnp.asarray(A),), order=1, modes=["rev"])
+    check_grads(jnr.linalg.cholesky, (jnp.asarray(SPD),), order=1, modes=["rev"], atol=1e-6, rtol=1e-6)
+    check_grads(primitive(scipy.linalg.expm, mode="forward"), (jnp.asarray(A),), order=1, modes=["fwd"])
+    check_grads(lambda x: jsp.special.kv(1.5, x), (jnp.asarray([0.5, 2.0]),), order=1, modes=["rev"])
