@@ -103,9 +103,13 @@ class _Spec:
     def args(self, xs: Sequence[Any]) -> list[Any]:
         return self.call.rebuild(xs)
 
-    def outputs(self, y: Any, device: torch.device) -> tuple[list[torch.Tensor], Callable[[list[Any]], Any]]:
+    def outputs(self, y: Any, device: torch.device, xs: Sequence[Any] = ()
+                ) -> tuple[list[torch.Tensor], Callable[[list[Any]], Any]]:
         leaves, rebuild = _flatten(y)
-        out = [to_tensor(v) for v in leaves]
+        arrays = [x for x in xs if isinstance(x, np.ndarray)]
+        # an output sharing memory with an input (a rule returning a view) is copied: an autograd.Function's
+        # output must not alias its input
+        out = [to_tensor(np.array(v) if any(np.may_share_memory(v, x) for x in arrays) else v) for v in leaves]
         if device.type != "cpu":
             out = [t.to(device) for t in out]
         return out, rebuild
@@ -255,7 +259,7 @@ class ChainrulesFunction(torch.autograd.Function):
             raise no_rule_error(spec.f, "rrule", args, spec.call.positions, "PyTorch")
         y, cell.pullback = result
         cell.xs, cell.y = xs, y
-        out, cell.rebuild = spec.outputs(y, tensors[0].device)
+        out, cell.rebuild = spec.outputs(y, tensors[0].device, xs)
         return tuple(out)
 
     @staticmethod
@@ -288,7 +292,11 @@ def _needs_autograd(tensors: Sequence[torch.Tensor]) -> bool:
         return True
     if any(_forward_ad.unpack_dual(t).tangent is not None for t in tensors):
         return True
-    return any(torch._C._functorch.is_functorch_wrapped_tensor(t) for t in tensors)
+    return _wrapped is not None and any(_wrapped(t) for t in tensors)
+
+
+_wrapped = getattr(getattr(torch._C, "_functorch", None), "is_functorch_wrapped_tensor", None)
+"""Whether a tensor is wrapped by a ``torch.func`` transform (its gradient then needs the autograd.Function)."""
 
 
 def _plain_call(f: Any, call: BoundCall) -> Any:
