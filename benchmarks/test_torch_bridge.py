@@ -8,8 +8,9 @@ Two groups, each with its baseline:
   own eager gradient (``torch.linalg.cholesky``, ``torch.linalg.solve_triangular``).
   Against it: the same function with the Cholesky factorization and the triangular solve
   from chainrules' rules, through ``primitive`` (``chainrules.interop.torch.scipy.linalg``)
-  and as custom ops (``chainrules.interop.torch.library.custom_op``). The goal: the bridge
-  at most 1.5 times PyTorch's own eager gradient.
+  and as custom ops (``chainrules.interop.torch.library.custom_op``), and both compiled
+  (``torch.compile(fullgraph=True)``, inductor: the custom ops stay in the graph). The goal:
+  the bridge at most 1.5 times PyTorch's own eager gradient.
 * ``PyTorch primitive per call``: ``np.sin`` of 3 numbers. Baseline: the NumPy call.
   Against it: the primitive called on a tensor that requires no gradient, the rule itself
   (``rrule`` and its pullback, no bridge), a backward pass through the primitive and
@@ -96,6 +97,16 @@ def test_gp_bridge_custom_ops(benchmark: Any) -> None:
     _run(benchmark, OPS)
 
 
+def test_gp_torch_own_compiled(benchmark: Any) -> None:
+    benchmark.group = GP
+    _run(benchmark, torch.compile(OWN, fullgraph=True))
+
+
+def test_gp_bridge_custom_ops_compiled(benchmark: Any) -> None:
+    benchmark.group = GP
+    _run(benchmark, torch.compile(OPS, fullgraph=True))  # fullgraph: the custom ops break no graph
+
+
 # ---- per call --------------------------------------------------------------------------------------------------
 XN = np.array([0.1, 0.2, 0.3])
 XT3 = torch.tensor(XN)
@@ -173,7 +184,9 @@ def interleaved_table(repeats: int = 15) -> str:
     from chainrules.interop.torch import numpy as tnp
 
     cases = {"GP: PyTorch's own, eager": _gradient(OWN), "GP: bridge, primitive": _gradient(BRIDGE),
-             "GP: bridge, custom ops": _gradient(OPS)}
+             "GP: bridge, custom ops": _gradient(OPS),
+             "GP: PyTorch's own, torch.compile": _gradient(torch.compile(OWN, fullgraph=True)),
+             "GP: bridge, custom ops, torch.compile": _gradient(torch.compile(OPS, fullgraph=True))}
     calls = {"sin(3): PyTorch's own forward and backward": _backward(torch.sin),
              "sin(3): forward and backward through the primitive": _backward(tnp.sin),
              "sin(3): forward and backward through the custom op": _backward(_sin_op),

@@ -142,6 +142,8 @@ def custom_op(f: Callable[..., Any], *, name: str | None = None, **kwargs: Any) 
             v = np.asarray(v)
             if any(np.may_share_memory(v, x) for x in xs):  # an op's output never aliases its input
                 v = v.copy()
+            elif not v.flags.c_contiguous:  # the fake outputs are contiguous, and inductor checks the strides
+                v = np.ascontiguousarray(v)
             out.append(to_tensor(v).to(device))
         return out
 

@@ -266,3 +266,5 @@ def test_custom_ops_compile_without_a_graph_break_and_match_eager() -> None:
     assert torch.autograd.gradcheck(cholesky, (leaf(SPD),))
     result = torch.library.opcheck(cholesky.ops[1], ([SPD],), test_utils=("test_schema", "test_faketensor"))
     assert set(result.values()) == {"SUCCESS"}
+    # SciPy's factor is Fortran-ordered; the op's output is contiguous, as its fake output (inductor checks strides)
+    assert custom_op(scipy.linalg.cholesky, name="test_scipy_cholesky", lower=True)(SPD).is_contiguous()
