@@ -370,3 +370,31 @@ def test_jax_check_grads_on_reverse_and_forward_primitives() -> None:
     check_grads(jnr.linalg.cholesky, (jnp.asarray(SPD),), order=1, modes=["rev"], atol=1e-6, rtol=1e-6)
     check_grads(primitive(scipy.linalg.expm, mode="forward"), (jnp.asarray(A),), order=1, modes=["fwd"])
     check_grads(lambda x: jsp.special.kv(1.5, x), (jnp.asarray([0.5, 2.0]),), order=1, modes=["rev"])
+
+
+def test_the_rule_computes_the_output_once() -> None:
+    calls = {"f": 0, "rrule": 0, "pullback": 0}
+
+    def cube(x: np.ndarray) -> np.ndarray:
+        calls["f"] += 1
+        return x ** 3
+
+    @rrule.register(cube, np.ndarray)
+    def cube_rrule(x: np.ndarray) -> Any:
+        calls["rrule"] += 1
+        y = x ** 3  # the output, computed here once
+
+        def cube_pullback(dy: Any) -> Any:
+            calls["pullback"] += 1
+            return NoTangent(), 3 * x ** 2 * unthunk(dy)
+
+        return y, cube_pullback
+
+    f = primitive(cube)
+    x = jnp.asarray([1.0, 2.0])
+    close(jax.grad(lambda v: jnp.sum(f(v)))(x), [3.0, 12.0])
+    assert calls == {"f": 0, "rrule": 1, "pullback": 1}
+    grad = jax.jit(jax.grad(lambda v: jnp.sum(f(v))))
+    close(grad(x), [3.0, 12.0])  # tracing calls f once on stand-ins, for the output's shape
+    close(grad(x), [3.0, 12.0])
+    assert calls == {"f": 1, "rrule": 3, "pullback": 3}

@@ -268,3 +268,30 @@ def test_custom_ops_compile_without_a_graph_break_and_match_eager() -> None:
     assert set(result.values()) == {"SUCCESS"}
     # SciPy's factor is Fortran-ordered; the op's output is contiguous, as its fake output (inductor checks strides)
     assert custom_op(scipy.linalg.cholesky, name="test_scipy_cholesky", lower=True)(SPD).is_contiguous()
+
+
+def test_the_rule_computes_the_output_once() -> None:
+    calls = {"f": 0, "rrule": 0, "pullback": 0}
+
+    def cube(x: np.ndarray) -> np.ndarray:
+        calls["f"] += 1
+        return x ** 3
+
+    @rrule.register(cube, np.ndarray)
+    def cube_rrule(x: np.ndarray) -> Any:
+        calls["rrule"] += 1
+        y = x ** 3
+
+        def cube_pullback(dy: Any) -> Any:
+            calls["pullback"] += 1
+            return NoTangent(), 3 * x ** 2 * unthunk(dy)
+
+        return y, cube_pullback
+
+    x = leaf(torch.tensor([1.0, 2.0], dtype=F64))
+    primitive(cube)(x).sum().backward()
+    close(x.grad, [3.0, 12.0])
+    assert calls == {"f": 0, "rrule": 1, "pullback": 1}
+    with torch.no_grad():
+        primitive(cube)(x)
+    assert calls == {"f": 1, "rrule": 1, "pullback": 1}
