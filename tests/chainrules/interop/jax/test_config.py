@@ -107,3 +107,19 @@ def test_a_higher_order_rule_differentiates_a_jax_callable_eagerly_and_under_jit
     expected = np.sin([0.0, 1.0]) + np.array([0.0, 1.0]) * np.cos([0.0, 1.0])
     np.testing.assert_allclose(jax.grad(loss)(xs), expected)
     np.testing.assert_allclose(jax.jit(jax.grad(loss))(xs), expected)
+
+
+def test_forward_mode_of_a_higher_order_rule_runs_frule_via_ad_with_jax() -> None:
+    from chainrules.interop.jax.forward import numpy as forward_numpy
+
+    x, dx = jnp.asarray([[0.1, 0.2], [0.3, 0.4]]), jnp.asarray([[1.0, -1.0], [0.5, 2.0]])
+
+    def mapped(m: Any) -> Any:
+        return forward_numpy.apply_along_axis(lambda r: jnp.sin(r) * r[0], 1, m)
+
+    def own(m: Any) -> Any:
+        return jnp.sin(m) * m[:, :1]
+
+    expected = jax.jvp(own, (x,), (dx,))[1]
+    np.testing.assert_allclose(jax.jvp(mapped, (x,), (dx,))[1], expected)
+    np.testing.assert_allclose(jax.jit(lambda a, b: jax.jvp(mapped, (a,), (b,))[1])(x, dx), expected)

@@ -78,3 +78,19 @@ def test_the_testers_catch_a_wrong_pytorch_gradient() -> None:
     with pytest.raises(AssertionError):
         test_rrule(numpy_io(WrongSin.apply), np.array([0.3, 0.5]), config=CONFIG, rrule_f=rrule_via_ad,
                    check_inplace_add=False, check_frule_consistency=False)
+
+
+def test_a_higher_order_rule_runs_the_configs_vjp_and_jvp_with_torch_callables() -> None:
+    from chainrules.interop.torch import numpy as tnp
+
+    x = torch.tensor([[0.1, 0.2], [0.3, 0.4]], dtype=torch.float64)
+    dx = torch.tensor([[1.0, -1.0], [0.5, 2.0]], dtype=torch.float64)
+
+    def mapped(m: Any) -> Any:
+        return tnp.apply_along_axis(lambda r: torch.sin(r) * r[0], 1, m)
+
+    def own(m: Any) -> Any:
+        return torch.sin(m) * m[:, :1]
+
+    np.testing.assert_allclose(torch.func.jvp(mapped, (x,), (dx,))[1], torch.func.jvp(own, (x,), (dx,))[1])
+    np.testing.assert_allclose(torch.func.vjp(mapped, x)[1](dx)[0], torch.func.vjp(own, x)[1](dx)[0])
