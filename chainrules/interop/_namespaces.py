@@ -80,6 +80,7 @@ class RuleNamespace(types.ModuleType):
         super().__init__(name, f"The functions of {target} that have chainrules rules, differentiable in {bridge} "
                                f"(each wrapped by {bridge}'s primitive on first use).")
         self.target = target
+        self.__all__ = sorted(names)  # ``from ... import *`` wraps every function
         self._names = frozenset(names)
         self._wrap = wrap
         self._bridge = bridge

@@ -67,3 +67,13 @@ def test_the_autograd_bridges_namespaces() -> None:
     np.testing.assert_allclose(g, 0.5 * np.linalg.inv(scipy.linalg.sqrtm(np.array([[2.0, 0.5], [0.5, 1.0]]))).T)
     assert anr.linalg.eigvalsh.fun is np.linalg.eigvalsh
     assert asp.special.jv.__doc__ == scipy.special.jv.__doc__
+
+
+def test_star_import_takes_every_function() -> None:
+    sp = rule_namespace("scipy", lambda f: f, "test_namespaces_star")
+    scope: dict[str, Any] = {}
+    exec("from test_namespaces_star.scipy.linalg import *", scope)
+    assert scope["expm"] is scipy.linalg.expm and set(sp.linalg.__all__) <= set(scope)
+    for name in list(sys.modules):
+        if name.startswith("test_namespaces_star"):
+            del sys.modules[name]
