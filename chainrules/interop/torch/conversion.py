@@ -2,7 +2,8 @@
 
 * A CPU tensor becomes a NumPy view of its memory (``tensor.detach().numpy()``): no copy.
   A tensor with PyTorch's lazy conjugate or negative bit is resolved first (one copy),
-  as is a ``bfloat16`` tensor (NumPy has no ``bfloat16``: its rule runs in ``float32``).
+  as is a ``bfloat16`` tensor (NumPy has no ``bfloat16``: its rule runs in ``float32``, and
+  the float32 results and cotangents are returned in ``bfloat16``).
 * A tensor on another device (``cuda``, ``mps``...) is copied to the CPU for the rule, and
   the results are copied back to its device; the first time, a ``UserWarning`` says so
   (the rules are NumPy code).

@@ -110,9 +110,18 @@ class _Spec:
         # an output sharing memory with an input (a rule returning a view) is copied: an autograd.Function's
         # output must not alias its input
         out = [to_tensor(np.array(v) if any(np.may_share_memory(v, x) for x in arrays) else v) for v in leaves]
-        if device.type != "cpu":
-            out = [t.to(device) for t in out]
-        return out, rebuild
+        return _placed(out, self.tensors), rebuild
+
+
+def _placed(out: list[torch.Tensor], inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    """Results on the inputs' device; float32 results of ``bfloat16`` inputs (NumPy has no ``bfloat16``: the
+    rule ran in float32) back in ``bfloat16``."""
+    device = inputs[0].device
+    if any(t.dtype is torch.bfloat16 for t in inputs):
+        out = [t.to(torch.bfloat16) if t.dtype is torch.float32 else t for t in out]
+    if device.type != "cpu":
+        out = [t.to(device) for t in out]
+    return out
 
 
 class _Cell:
@@ -223,8 +232,7 @@ class _PushforwardFunction(torch.autograd.Function):
             raise no_rule_error(spec.f, "frule", args, spec.call.positions, "PyTorch")
         y, dy = result
         leaves, _ = _flatten(to_host(dy, y, False, spec.f, None, " (forward mode)", "PyTorch"))
-        device = spec.tensors[0].device
-        return tuple(to_tensor(v).to(device) if device.type != "cpu" else to_tensor(v) for v in leaves)
+        return tuple(_placed([to_tensor(v) for v in leaves], spec.tensors))
 
     @staticmethod
     def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
@@ -313,11 +321,7 @@ def _plain_call(f: Any, call: BoundCall) -> Any:
         result = find_rrule(TORCH_CONFIG, f, args, call.kwargs)
     y = f(*args, **call.kwargs) if result is None else result[0]
     leaves, rebuild = _flatten(y)
-    device = call.values[0].device
-    out = [to_tensor(v) for v in leaves]
-    if device.type != "cpu":
-        out = [t.to(device) for t in out]
-    return rebuild(out)
+    return rebuild(_placed([to_tensor(v) for v in leaves], call.values))
 
 
 def primitive(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -77,6 +77,10 @@ def test_backward_matches_pytorchs_own_derivative_and_outputs_keep_dtype_and_mem
     out.sum().backward()
     assert x32.grad.dtype == torch.float32
     close(x32.grad, np.exp([0.1, 0.2]), rtol=1e-6)
+    xb = leaf(torch.tensor([0.1, 0.2], dtype=torch.bfloat16))  # NumPy has no bfloat16: the rule runs in float32
+    out = tnp.exp(xb)
+    out.sum().backward()
+    assert out.dtype == xb.grad.dtype == torch.bfloat16
     plain = tnp.exp(torch.tensor([0.1, 0.2], dtype=F64))  # nothing to differentiate: the function itself
     assert plain.grad_fn is None and plain.dtype == F64
     t = torch.ones(3)
