@@ -41,6 +41,13 @@ SPD = np.array([[2.0, 0.5, 0.1], [0.5, 1.5, 0.2], [0.1, 0.2, 1.0]])
 expm = primitive(scipy.linalg.expm)
 
 
+@pytest.fixture(autouse=True)
+def empty_store() -> Any:
+    """Each test starts with no pending pullback (a test that raised may leave one behind, by design bounded)."""
+    STORE.clear()
+    yield
+
+
 def close(a: Any, b: Any, rtol: float = 1e-9, atol: float = 1e-11) -> None:
     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
 
