@@ -405,3 +405,21 @@ def test_the_rule_computes_the_output_once() -> None:
     close(grad(x), [3.0, 12.0])  # tracing calls f once on stand-ins, for the output's shape
     close(grad(x), [3.0, 12.0])
     assert calls == {"f": 1, "rrule": 3, "pullback": 3}
+
+
+def test_inside_lax_scan_and_checkpoint() -> None:
+    a = jnp.asarray(A) * 0.3
+
+    def f(t: Any) -> Any:
+        def body(c: Any, _: Any) -> Any:
+            return expm(t * a) @ c, None
+
+        return jnp.sum(jax.lax.scan(body, jnp.ones(2), None, length=3)[0])
+
+    def f_numpy(t: float) -> float:
+        return float(np.sum(np.linalg.matrix_power(scipy.linalg.expm(t * np.asarray(a)), 3) @ np.ones(2)))
+
+    expected = central_fdm(5, 1)(f_numpy, 0.7)
+    close(jax.grad(f)(0.7), expected, rtol=1e-8)
+    close(jax.jit(jax.grad(f))(0.7), expected, rtol=1e-8)
+    close(jax.grad(jax.checkpoint(f))(0.7), expected, rtol=1e-8)
