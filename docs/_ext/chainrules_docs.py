@@ -121,8 +121,14 @@ API: list[tuple[str, str, list[tuple[str, list[str]]]]] = [
 
 _REGISTRY_CLASSES = {"chainrules_core.rrule": "chainrules_core.RRuleRegistry",
                      "chainrules_core.frule": "chainrules_core.FRuleRegistry"}
-_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"}}
-"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``)."""
+_BRIDGE_ERRORS = {"HigherOrderDerivativeError", "KeywordArgumentError", "NoRuleError", "NotImplementedDerivativeError"}
+_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"},
+           "chainrules.interop.autograd": {"scipy", "numpy"},
+           "chainrules.interop.jax": {"scipy", "numpy", *_BRIDGE_ERRORS},
+           "chainrules.interop.torch": {"scipy", "numpy", *_BRIDGE_ERRORS}}
+"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``; the
+bridges' shared errors (``chainrules.interop.errors``), on the autograd bridge's pages; the bridges'
+``scipy``/``numpy`` namespaces, whose functions are SciPy's and NumPy's own, in their guides)."""
 
 
 def _packages() -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
