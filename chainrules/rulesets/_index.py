@@ -816,6 +816,10 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
     ],
+    'chainrules.rulesets.optimize.roots': [
+        'scipy.optimize:fsolve',
+        'scipy.optimize:root',
+    ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
         'numpy:any',

@@ -1,0 +1,17 @@
+"""scipy.optimize: derivatives of solvers' answers by the implicit function theorem.
+
+One module per family: :mod:`.roots` (root, fsolve), :mod:`.scalar_roots` (root_scalar,
+brentq, brenth, ridder, bisect, toms748, newton), :mod:`.fixed_points` (fixed_point),
+:mod:`.minimize` (minimize, minimize_scalar), :mod:`.least_squares` (least_squares,
+curve_fit) and :mod:`.non_differentiable` (assignment, linear programs, global optimisers).
+What they share (the linearisation through the config, the linear solves, reading the
+cotangent of an ``OptimizeResult``) is in :mod:`._implicit`.
+
+Every rule takes the user's callable and differentiates it through the calling AD's config
+(``rrule_via_ad`` / ``frule_via_ad``): the rules are registered with
+``config=HasReverseMode`` / ``config=HasForwardsMode``.
+"""
+
+from chainrules.rulesets.optimize._implicit import ImplicitDerivativeError
+
+__all__ = ["ImplicitDerivativeError"]
