@@ -816,9 +816,21 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
     ],
+    'chainrules.rulesets.optimize.fixed_points': [
+        'scipy.optimize:fixed_point',
+    ],
     'chainrules.rulesets.optimize.roots': [
         'scipy.optimize:fsolve',
         'scipy.optimize:root',
+    ],
+    'chainrules.rulesets.optimize.scalar_roots': [
+        'scipy.optimize:bisect',
+        'scipy.optimize:brenth',
+        'scipy.optimize:brentq',
+        'scipy.optimize:newton',
+        'scipy.optimize:ridder',
+        'scipy.optimize:root_scalar',
+        'scipy.optimize:toms748',
     ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',

@@ -14,6 +14,7 @@ import numpy as np
 
 from chainrules.rulesets.optimize._implicit import (
     ForwardLinearization,
+    ImplicitDerivativeError,
     ReverseLinearization,
     flat,
     refine_adjoint,
@@ -33,10 +34,7 @@ class ShiftedReverse(ReverseLinearization):
         self.shift = shift
 
     def adjoint(self, v: np.ndarray) -> np.ndarray:
-        return super().adjoint(v) - self.shift * v
-
-    def jacobian(self) -> np.ndarray:
-        return super().jacobian() - self.shift * np.eye(self.n)
+        return super().adjoint(v) - self.shift * v  # jacobian() is built from adjoint(): shifted too
 
 
 class ShiftedForward(ForwardLinearization):
@@ -47,21 +45,47 @@ class ShiftedForward(ForwardLinearization):
         self.shift = shift
 
     def matvec(self, v: np.ndarray) -> np.ndarray:
-        return super().matvec(v) - self.shift * v
+        return super().matvec(v) - self.shift * v  # jacobian() is built from matvec(): shifted too
 
-    def jacobian(self) -> np.ndarray:
-        return super().jacobian() - self.shift * np.eye(self.n)
+
+_DIAGONAL_RTOL = 1e-10
+
+
+def _probe(n: int) -> np.ndarray:
+    """A fixed vector with entries in [1, 2] (the same on every call, so results are reproducible)."""
+    return 1.0 + np.random.default_rng(20260211).random(n)
+
+
+def _diagonal(d: np.ndarray, r: np.ndarray, product: np.ndarray) -> bool:
+    """Whether ``product`` (``J^T r`` or ``J r``) is ``d * r``: then ``J`` is diagonal, with diagonal ``d``
+    (for a ``J`` that is not diagonal this holds for a set of ``r`` of measure zero)."""
+    scale = np.abs(d * r) + np.abs(product)
+    return bool(np.all(np.abs(product - d * r) <= _DIAGONAL_RTOL * scale + 1e-300))
 
 
 def implicit_pullback(lin: ReverseLinearization, xbar: np.ndarray, name: str, jacobian: np.ndarray | None = None,
-                      what: str = "the Jacobian of the equations") -> tuple[Any, Sequence[Any]]:
+                      what: str = "the Jacobian of the equations",
+                      elementwise: bool = False) -> tuple[Any, Sequence[Any]]:
     """``(d_fun, [d_arg...])``: solve ``J^T u = xbar``, then the AD's cotangents of ``fun`` and ``args`` at ``-u``.
 
     ``jacobian``: ``J`` from the user (``jac=``), used for the solve and checked against the AD's
     ``J^T u``, which the last pullback computes anyway (see :func:`refine_adjoint`).
+    ``elementwise``: ``fun`` is expected to act elementwise (vectorised ``newton``,
+    ``fixed_point``): ``J^T 1`` and ``J^T r`` at a fixed random ``r`` test that ``J`` is diagonal,
+    and the solve is then a division; otherwise the general solve runs.
     """
     shift = getattr(lin, "shift", 0.0)
-    u = solve_adjoint(lin, xbar, name, what, jacobian=jacobian)
+    u = None
+    if elementwise and jacobian is None and lin.n > 1:
+        d = lin.adjoint(np.ones(lin.n))
+        r = _probe(lin.n)
+        if _diagonal(d, r, lin.adjoint(r)):
+            if np.any(d == 0) or not np.all(np.isfinite(d)):
+                raise ImplicitDerivativeError(f"{name}: {what} is singular at the solution (a zero derivative): the "
+                                              "solution is not locally unique, so it has no derivative")
+            u = xbar / d
+    if u is None:
+        u = solve_adjoint(lin, xbar, name, what, jacobian=jacobian)
     cotangents = lin.pull(-u)
     if jacobian is not None:
         jtu = -flat(cotangents[1], lin.x, "the cotangent of x") - shift * u
@@ -72,10 +96,18 @@ def implicit_pullback(lin: ReverseLinearization, xbar: np.ndarray, name: str, ja
 
 
 def implicit_pushforward(lin: ForwardLinearization, dfun: Any, dargs: Sequence[Any], name: str,
-                         jacobian: np.ndarray | None = None,
-                         what: str = "the Jacobian of the equations") -> np.ndarray:
+                         jacobian: np.ndarray | None = None, what: str = "the Jacobian of the equations",
+                         elementwise: bool = False) -> np.ndarray:
     """``dx`` (flat): ``J dx = -(dF/dtheta) dtheta``, the right side by one pushforward of ``fun``."""
     _, rhs = lin.push(dfun, ZeroTangent(), dargs)
     if not np.any(rhs):
         return np.zeros(lin.n)
+    if elementwise and jacobian is None and lin.n > 1:
+        d = lin.matvec(np.ones(lin.n))
+        r = _probe(lin.n)
+        if _diagonal(d, r, lin.matvec(r)):
+            if np.any(d == 0) or not np.all(np.isfinite(d)):
+                raise ImplicitDerivativeError(f"{name}: {what} is singular at the solution (a zero derivative): the "
+                                              "solution is not locally unique, so it has no derivative")
+            return -rhs / d
     return -solve(lin, rhs, name, what, jacobian=jacobian)
