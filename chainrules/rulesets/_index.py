@@ -819,6 +819,10 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.fixed_points': [
         'scipy.optimize:fixed_point',
     ],
+    'chainrules.rulesets.optimize.minimize': [
+        'scipy.optimize:minimize',
+        'scipy.optimize:minimize_scalar',
+    ],
     'chainrules.rulesets.optimize.roots': [
         'scipy.optimize:fsolve',
         'scipy.optimize:root',

@@ -12,6 +12,16 @@ Every rule takes the user's callable and differentiates it through the calling A
 ``config=HasReverseMode`` / ``config=HasForwardsMode``.
 """
 
+from typing import Any
+
 from chainrules.rulesets.optimize._implicit import ImplicitDerivativeError
 
-__all__ = ["ImplicitDerivativeError"]
+__all__ = ["ImplicitDerivativeError", "register_gradient"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "register_gradient":
+        from chainrules.rulesets.optimize.minimize import register_gradient
+
+        return register_gradient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -283,6 +283,8 @@ fields is round-off (finite differences of a function of the solution leave ~1e-
 
 def _magnitude(value: Any) -> float:
     value = unthunk(value)
+    if isinstance(value, (tuple, list)):
+        return max((_magnitude(v) for v in value), default=0.0)
     if isinstance(value, Tangent):
         parts = backing(value)
         return max((_magnitude(v) for v in (parts.values() if isinstance(parts, dict) else parts)), default=0.0)

@@ -15,6 +15,8 @@ problems, not coverage of NumPy or SciPy, and the rule index does not list them.
 * ``cosine_map(x, t) = t * cos(x)`` (elementwise; a contraction for ``|t| < 1``).
 * ``objective(x, a, b) = x.a.x / 2 - b.x + sum(x**4) / 4`` (strictly convex for positive definite
   ``a``) and its gradient ``objective_gradient(x, a, b) = (a + a.T) x / 2 - b + x**3``.
+* ``quartic(x, t) = x**4 / 4 + x**2 / 2 - t x`` (scalar; minimum where ``x**3 + x = t``) and its
+  derivative ``quartic_gradient(x, t)``.
 * ``exp_decay(t, amplitude, rate) = amplitude * exp(-rate * t)`` (a curve_fit model, ``t`` is
   ``xdata``), ``exp_decay_residual(p, t, y) = p[0] exp(-p[1] t) - y`` (least_squares) and its
   Jacobian ``exp_decay_jacobian(p, t, y)`` (``jac=``, with rules of its own).
@@ -30,7 +32,8 @@ import numpy as np
 from chainrules_core import AbstractZero, NoTangent, ProjectTo, frule, rrule, unthunk
 
 __all__ = ["coupled_jacobian", "coupled_residual", "cosine_map", "exp_decay", "exp_decay_jacobian",
-           "exp_decay_residual", "objective", "objective_gradient", "register", "square_residual"]
+           "exp_decay_residual", "objective", "objective_gradient", "quartic", "quartic_gradient", "register",
+           "square_residual"]
 
 
 def square_residual(x: Any, t: Any) -> Any:
@@ -61,6 +64,16 @@ def objective(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> Any:
 def objective_gradient(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The gradient of :func:`objective` in ``x``: ``(a + a.T) x / 2 - b + x**3``."""
     return 0.5 * (a + a.T) @ x - b + x ** 3
+
+
+def quartic(x: Any, t: Any) -> Any:
+    """``x**4 / 4 + x**2 / 2 - t x`` (scalar; its minimum solves ``x**3 + x = t``)."""
+    return 0.25 * x ** 4 + 0.5 * x ** 2 - t * x
+
+
+def quartic_gradient(x: Any, t: Any) -> Any:
+    """The derivative of :func:`quartic` in ``x``: ``x**3 + x - t``."""
+    return x ** 3 + x - t
 
 
 def exp_decay(t: Any, amplitude: Any, rate: Any) -> Any:
@@ -215,6 +228,40 @@ def _register_objective() -> None:
         return objective_gradient(x, a, b), dy
 
 
+def _register_quartic() -> None:
+    @rrule.register(quartic, object, object)
+    def quartic_rrule(x: Any, t: Any) -> Any:
+        y = quartic(x, t)
+
+        def quartic_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = _value(dy, y)
+            return NoTangent(), _sum_to(quartic_gradient(x, t) * dy, x), _sum_to(-x * dy, t)
+
+        return y, quartic_pullback
+
+    @frule.register(quartic, object, object)
+    def quartic_frule(tangents: Any, x: Any, t: Any) -> Any:
+        y = quartic(x, t)
+        dy = quartic_gradient(x, t) * _value(tangents[1], x) - x * _value(tangents[2], t)
+        return y, ProjectTo(y)(_scalar_or_array(y, np.asarray(dy)))
+
+    @rrule.register(quartic_gradient, object, object)
+    def quartic_gradient_rrule(x: Any, t: Any) -> Any:
+        y = quartic_gradient(x, t)
+
+        def quartic_gradient_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = _value(dy, y)
+            return NoTangent(), _sum_to((3 * x ** 2 + 1) * dy, x), _sum_to(-dy, t)
+
+        return y, quartic_gradient_pullback
+
+    @frule.register(quartic_gradient, object, object)
+    def quartic_gradient_frule(tangents: Any, x: Any, t: Any) -> Any:
+        y = quartic_gradient(x, t)
+        dy = (3 * x ** 2 + 1) * _value(tangents[1], x) - _value(tangents[2], t)
+        return y, ProjectTo(y)(_scalar_or_array(y, np.asarray(dy)))
+
+
 def _register_exp_decay() -> None:
     @rrule.register(exp_decay, object, object, object)
     def exp_decay_rrule(t: Any, amplitude: Any, rate: Any) -> Any:
@@ -304,5 +351,6 @@ def register() -> None:
         _register_coupled()
         _register_cosine_map()
         _register_objective()
+        _register_quartic()
         _register_exp_decay()
         _registered = True
