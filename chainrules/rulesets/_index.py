@@ -819,6 +819,10 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.fixed_points': [
         'scipy.optimize:fixed_point',
     ],
+    'chainrules.rulesets.optimize.least_squares': [
+        'scipy.optimize:curve_fit',
+        'scipy.optimize:least_squares',
+    ],
     'chainrules.rulesets.optimize.minimize': [
         'scipy.optimize:minimize',
         'scipy.optimize:minimize_scalar',

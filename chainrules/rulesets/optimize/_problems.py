@@ -19,7 +19,8 @@ problems, not coverage of NumPy or SciPy, and the rule index does not list them.
   derivative ``quartic_gradient(x, t)``.
 * ``exp_decay(t, amplitude, rate) = amplitude * exp(-rate * t)`` (a curve_fit model, ``t`` is
   ``xdata``), ``exp_decay_residual(p, t, y) = p[0] exp(-p[1] t) - y`` (least_squares) and its
-  Jacobian ``exp_decay_jacobian(p, t, y)`` (``jac=``, with rules of its own).
+  Jacobian ``exp_decay_jacobian(p, t, y)`` (``jac=``, with rules of its own); curve_fit's ``jac`` of
+  the model, ``exp_decay_model_jacobian(t, amplitude, rate)``.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ import numpy as np
 from chainrules_core import AbstractZero, NoTangent, ProjectTo, frule, rrule, unthunk
 
 __all__ = ["coupled_jacobian", "coupled_residual", "cosine_map", "exp_decay", "exp_decay_jacobian",
-           "exp_decay_residual", "objective", "objective_gradient", "quartic", "quartic_gradient", "register",
-           "square_residual"]
+           "exp_decay_model_jacobian", "exp_decay_residual", "objective", "objective_gradient", "quartic",
+           "quartic_gradient", "register", "square_residual"]
 
 
 def square_residual(x: Any, t: Any) -> Any:
@@ -79,6 +80,12 @@ def quartic_gradient(x: Any, t: Any) -> Any:
 def exp_decay(t: Any, amplitude: Any, rate: Any) -> Any:
     """``amplitude * exp(-rate * t)``."""
     return amplitude * np.exp(-rate * t)
+
+
+def exp_decay_model_jacobian(t: Any, amplitude: Any, rate: Any) -> np.ndarray:
+    """The Jacobian of :func:`exp_decay` in ``(amplitude, rate)`` (``len(t)`` by 2): curve_fit's ``jac``."""
+    e = np.exp(-rate * np.asarray(t))
+    return np.stack([e, -amplitude * t * e], axis=-1)
 
 
 def exp_decay_residual(p: np.ndarray, t: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -281,6 +288,31 @@ def _register_exp_decay() -> None:
         y = amplitude * e
         dt, da, dr = (_value(g, v) for g, v in zip(tangents[1:], (t, amplitude, rate)))
         return y, ProjectTo(y)(_scalar_or_array(y, np.asarray(-rate * y * dt + e * da - t * y * dr)))
+
+    @rrule.register(exp_decay_model_jacobian, object, object, object)
+    def exp_decay_model_jacobian_rrule(t: Any, amplitude: Any, rate: Any) -> Any:
+        jac = exp_decay_model_jacobian(t, amplitude, rate)
+        e = jac[:, 0]
+
+        def exp_decay_model_jacobian_pullback(dj: Any) -> tuple[Any, ...]:
+            dj = _value(dj, jac)
+            g0, g1 = dj[:, 0], dj[:, 1]
+            # J = [e, -a t e], e = exp(-k t): de/dk = -t e, de/dt = -k e
+            da = np.sum(-t * e * g1)
+            dk = np.sum(-t * e * g0 + amplitude * t * t * e * g1)
+            dt = -rate * e * g0 + (-amplitude * e + amplitude * rate * t * e) * g1
+            return (NoTangent(), ProjectTo(t)(dt), ProjectTo(amplitude)(da), ProjectTo(rate)(dk))
+
+        return jac, exp_decay_model_jacobian_pullback
+
+    @frule.register(exp_decay_model_jacobian, object, object, object)
+    def exp_decay_model_jacobian_frule(tangents: Any, t: Any, amplitude: Any, rate: Any) -> Any:
+        jac = exp_decay_model_jacobian(t, amplitude, rate)
+        e = jac[:, 0]
+        dt, da, dk = (_value(g, v) for g, v in zip(tangents[1:], (t, amplitude, rate)))
+        de = -t * e * dk - rate * e * dt
+        d1 = -da * t * e - amplitude * dt * e - amplitude * t * de
+        return jac, np.stack([de, d1], axis=-1)
 
     @rrule.register(exp_decay_residual, np.ndarray, np.ndarray, np.ndarray)
     def exp_decay_residual_rrule(p: np.ndarray, t: np.ndarray, y: np.ndarray) -> Any:
