@@ -819,6 +819,13 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.fixed_points': [
         'scipy.optimize:fixed_point',
     ],
+    'chainrules.rulesets.optimize.global_optimizers': [
+        'scipy.optimize:basinhopping',
+        'scipy.optimize:differential_evolution',
+        'scipy.optimize:direct',
+        'scipy.optimize:dual_annealing',
+        'scipy.optimize:shgo',
+    ],
     'chainrules.rulesets.optimize.least_squares': [
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
@@ -826,6 +833,9 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.minimize': [
         'scipy.optimize:minimize',
         'scipy.optimize:minimize_scalar',
+    ],
+    'chainrules.rulesets.optimize.non_differentiable': [
+        'scipy.optimize:linear_sum_assignment',
     ],
     'chainrules.rulesets.optimize.roots': [
         'scipy.optimize:fsolve',

@@ -407,8 +407,10 @@ class _Minimum:
     """One call of a minimiser: the solution, the objective, how to reach its gradient, and the active bounds."""
 
     def __init__(self, name: str, config: Any, fun: Any, x: Any, args: Any, jac: Any, hess: Any, bounds: Any,
-                 constraints: Any, success: bool, message: Any, interval: tuple[float, float] | None = None) -> None:
+                 constraints: Any, success: bool, message: Any, interval: tuple[float, float] | None = None,
+                 unsupported: str | None = None) -> None:
         self.name = name
+        self.unsupported = unsupported
         self.config = config
         self.fun = fun
         self.x = x
@@ -439,6 +441,8 @@ class _Minimum:
                 f"{g:.3e} does not vanish there), where the implicit function theorem does not apply")
 
     def check(self) -> None:
+        if self.unsupported is not None:
+            raise MissingDerivative(not_implemented(f"{self.name}: {self.unsupported}"))
         if not self.success:
             raise _not_converged(self.name, self.message)
         why = _constraint_status(self.constraints, np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
