@@ -73,6 +73,7 @@ from chainrules_core import (
     not_implemented,
     rrule,
     sample_inputs,
+    unthunk,
 )
 
 __all__: list[str] = []
@@ -198,9 +199,9 @@ def _make_rules(spec: _Spec) -> None:
         params = bind(f, (func, *rest), kwargs)
         k = spec.names.index(spec.parameter) + 1
         dfun = tangents[1] if len(tangents) > 1 else NO
-        dparam = tangents[k] if len(tangents) > k else ZERO
+        dparam: Any = unthunk(tangents[k]) if len(tangents) > k else ZERO
         if spec.parameter == "minimizer_kwargs" and not is_zero(dparam):
-            dparam = dparam["args"] if isinstance(dparam, Tangent) else dparam.get("args", ZERO)
+            dparam = dparam["args"] if isinstance(dparam, Tangent) else dict(dparam).get("args", ZERO)
         if is_zero(dfun) and is_zero(dparam):
             return res, ZERO
         minimum = spec.minimum(config, func, res, params)
