@@ -6,6 +6,13 @@ Each bridge is a subpackage that imports its framework only when it is itself im
 * :mod:`chainrules.interop.autograd`: every rule usable from ``autograd.grad``,
   ``autograd.make_vjp`` and ``autograd.make_jvp`` (install the ``autograd`` extra).
 
+Shared by every bridge, and importing no framework:
+
+* :mod:`chainrules.interop.errors`: the errors a bridge raises (no rule, a derivative not
+  implemented, a derivative of a derivative, a traced keyword argument with no position);
+* ``chainrules.interop._arguments``: the binding of a call's arguments, traced values
+  found inside tuples, lists and dicts and keyword arguments bound to their positions.
+
 Examples
 --------
 >>> import sys

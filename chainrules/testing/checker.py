@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
+import numpy as np
+
 from chainrules.testing.testers import (
     NotImplementedDerivativeWarning,
     _collect_not_implemented,
@@ -106,9 +108,10 @@ def _options(sample: Sample, allowed: frozenset[str]) -> dict[str, Any]:
     return {k: v for k, v in sample.options.items() if k in allowed}
 
 
-def _run(mode: str, f: Any, sample: Sample) -> tuple[str, str]:
+def _run(mode: str, f: Any, sample: Sample, rng: Any) -> tuple[str, str]:
     tester: Callable[..., Any] = test_frule if mode == "frule" else test_rrule
     options = _options(sample, _FRULE_OPTIONS if mode == "frule" else _RRULE_OPTIONS)
+    options.setdefault("rng", rng)  # the random tangents: the same whatever ran before
     with _collect_not_implemented() as notes, warnings.catch_warnings():
         warnings.simplefilter("ignore", NotImplementedDerivativeWarning)
         try:
@@ -130,7 +133,8 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
     f : callable
     modes : sequence of ``"frule"``, ``"rrule"``
     seed : int
-        Seeds the sample generators (and so the samples).
+        Seeds the sample generators (and so the samples) and the testers' random tangents,
+        so a function's results do not depend on what was checked before it.
 
     Examples
     --------
@@ -148,7 +152,7 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
     if not samples:
         return [CheckResult(f, name, "-", "-", "skipped", "no samples declared")]
     results = []
-    for sample in samples:
+    for k, sample in enumerate(samples):
         label = sample.describe()
         for mode in modes:
             registry = frule if mode == "frule" else rrule
@@ -156,7 +160,7 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
                 results.append(CheckResult(f, name, label, mode, "skipped", f"no {mode} for these argument types"))
                 continue
             start = time.perf_counter()
-            status, message = _run(mode, f, sample)
+            status, message = _run(mode, f, sample, np.random.default_rng([seed, k, mode == "frule"]))
             results.append(CheckResult(f, name, label, mode, status, message, time.perf_counter() - start))
     return results
 

@@ -22,6 +22,7 @@ from autograd.builtins import tuple as ag_tuple
 from autograd.core import make_jvp, make_vjp
 from autograd.tracer import isbox
 
+from chainrules.interop._arguments import BoundCall, locate
 from chainrules.interop.autograd.conversion import (
     cotangent_from_autograd,
     cotangent_to_autograd,
@@ -36,6 +37,7 @@ from chainrules_core import (
     NoTangent,
     ProjectTo,
     RuleConfig,
+    Tangent,
     ZeroTangent,
     unthunk,
 )
@@ -98,22 +100,39 @@ def _holds_box(y: Any) -> bool:
     return any(isbox(v) or (isinstance(v, (tuple, list, dict)) and _holds_box(v)) for v in values)
 
 
-def _packed(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-            positions: list[int]) -> Callable[[Any], Any]:
-    """``f`` as a function of the tuple of its differentiated arguments (what autograd traces)."""
+def _packed(f: Callable[..., Any], call: BoundCall, kwargs: dict[str, Any]) -> Callable[[Any], Any]:
+    """``f`` as a function of the tuple of the values it is differentiated with respect to (what autograd traces)."""
+    n = len(call.slots)
 
     def packed_call(xs: Any) -> Any:
-        full = list(args)
-        for k, i in enumerate(positions):
-            full[i] = xs[k]
-        return _boxed_output(f(*full, **kwargs))
+        return _boxed_output(f(*call.rebuild([xs[k] for k in range(n)]), **kwargs))
 
     return packed_call
+
+
+def _is_leaf(x: Any) -> bool:
+    """A value ``rrule_via_ad`` differentiates: a float or complex number or array, or a structured matrix."""
+    return not isinstance(x, (tuple, list, dict)) and is_differentiable(x)
+
+
+def _no_tangent_or_zero(x: Any) -> Any:
+    return ZeroTangent() if is_differentiable(x) else NoTangent()
 
 
 def _holds_traced(values: Any) -> bool:
     """Whether a value autograd is tracing (a box) is among ``values`` or inside their tuples and lists."""
     return any(isbox(v) or (type(v) in (tuple, list) and _holds_traced(v)) for v in values)
+
+
+def _traced_packed(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                   positions: list[int]) -> Callable[[Any], Any]:
+    def traced_call(xs: Any) -> Any:
+        full = list(args)
+        for k, i in enumerate(positions):
+            full[i] = xs[k]
+        return _boxed_output(f(*full, **kwargs))
+
+    return traced_call
 
 
 def _traced_rrule_via_ad(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -122,14 +141,14 @@ def _traced_rrule_via_ad(f: Callable[..., Any], args: tuple[Any, ...], kwargs: d
     A rule that needs second derivatives of a function it was given (``minimize``'s Hessian-vector
     products) differentiates, through the config, a gradient that the config itself computes: the
     arguments of the inner call are then autograd's boxes. autograd nests traces, so
-    ``make_vjp`` runs on them as they are, and the cotangents (boxes of the enclosing trace) are
-    returned unconverted (real values only: no conjugation is needed, and the enclosing trace
-    must see autograd's own values to differentiate them again).
+    ``make_vjp`` runs on them as they are (positional arguments as wholes), and the cotangents
+    (boxes of the enclosing trace) are returned unconverted (real values only: no conjugation is
+    needed, and the enclosing trace must see autograd's own values to differentiate them again).
     """
     positions = [i for i, a in enumerate(args) if isbox(a) or is_differentiable(a)
                  or (type(a) in (tuple, list) and _holds_traced(a))]
     n = len(args)
-    vjp, y = make_vjp(_packed(f, args, kwargs, positions), tuple(args[i] for i in positions))
+    vjp, y = make_vjp(_traced_packed(f, args, kwargs, positions), tuple(args[i] for i in positions))
 
     def traced_autograd_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
@@ -138,6 +157,8 @@ def _traced_rrule_via_ad(f: Callable[..., Any], args: tuple[Any, ...], kwargs: d
             for i in positions:
                 out[i + 1] = ZeroTangent()
             return tuple(out)
+        if isinstance(dy, Tangent):
+            dy = cotangent_to_autograd(dy, y)
         grads = vjp(dy)
         for k, i in enumerate(positions):
             out[i + 1] = grads[k]
@@ -155,7 +176,7 @@ def _traced_frule_via_ad(tangents: tuple[Any, ...], f: Callable[..., Any], args:
         return f(*args, **kwargs), ZeroTangent()
     xs = tuple(args[i] for i in positions)
     dxs = tuple(unthunk(tangents[i + 1]) for i in positions)
-    return make_jvp(_packed(f, args, kwargs, positions), xs)(dxs)
+    return make_jvp(_traced_packed(f, args, kwargs, positions), xs)(dxs)
 
 
 class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
@@ -187,17 +208,20 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
     def rrule_via_ad(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``(y, pullback)`` of ``f(*args, **kwargs)`` by ``autograd.core.make_vjp``.
 
-        Every positional argument autograd can differentiate (:func:`is_differentiable`) is
-        differentiated; the others get ``NoTangent()``, as does ``f`` itself (autograd
-        cannot differentiate with respect to values a function closes over). Called on values
-        an enclosing autograd trace is differentiating (a rule differentiating a derivative it
-        computed itself), it differentiates them as autograd's own (see ``_traced_rrule_via_ad``).
+        Every float or complex number or array among the positional arguments, also inside
+        tuples, lists and dicts (nested), is differentiated: a container argument gets a
+        structural ``Tangent`` of its type, with ``NoTangent()`` for the integers, flags and
+        other values it holds. Other arguments get ``NoTangent()``, as do the keyword
+        arguments (never differentiated) and ``f`` itself (autograd cannot differentiate
+        with respect to values a function closes over). Called on values an enclosing autograd
+        trace is differentiating (a rule differentiating a derivative it computed itself), it
+        differentiates them as autograd's own (see ``_traced_rrule_via_ad``).
         """
         if _holds_traced(args):
             return _traced_rrule_via_ad(f, args, kwargs)
-        positions = [i for i, a in enumerate(args) if is_differentiable(a)]
+        call = locate(f, args, {}, _is_leaf)
         n = len(args)
-        if not positions:
+        if call is None:
             y = f(*args, **kwargs)
 
             def constant_pullback(dy: Any) -> tuple[Any, ...]:
@@ -206,20 +230,17 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
             return y, constant_pullback
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Output seems independent of input")
-            vjp, y = make_vjp(_packed(f, args, kwargs, positions), tuple(args[i] for i in positions))
-        projectors = {i: ProjectTo(args[i]) for i in positions}
+            vjp, y = make_vjp(_packed(f, call, kwargs), call.values)
+        projectors = [ProjectTo(v) for v in call.values]
 
         def autograd_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            out: list[Any] = [NoTangent()] * (n + 1)
             if isinstance(dy, AbstractZero):
-                for i in positions:
-                    out[i + 1] = ZeroTangent()
-                return tuple(out)
+                return (NoTangent(), *call.put([ZeroTangent()] * len(projectors), _no_tangent_or_zero, args))
             grads = vjp(cotangent_to_autograd(dy, y))
-            for k, i in enumerate(positions):
-                out[i + 1] = projectors[i](cotangent_from_autograd(grads[k], args[i]))
-            return tuple(out)
+            cotangents = [project(cotangent_from_autograd(g, v)) for project, g, v in zip(projectors, grads,
+                                                                                          call.values)]
+            return (NoTangent(), *call.put(cotangents, _no_tangent_or_zero, args))
 
         return y, autograd_pullback
 
@@ -227,7 +248,9 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
         """``(y, dy)`` of ``f(*args, **kwargs)`` along ``tangents`` by ``autograd.core.make_jvp``.
 
         ``tangents`` is ``(df, dx1, ..., dxn)``; ``df`` must be a zero (``None``,
-        ``NoTangent()``, ``ZeroTangent()``): autograd cannot push a tangent of the function itself.
+        ``NoTangent()``, ``ZeroTangent()``): autograd cannot push a tangent of the function
+        itself. The tangent of a tuple, list or dict argument is a structural ``Tangent``
+        (or a plain container of tangents); its values are pushed forward where nonzero.
         """
         if len(tangents) != len(args) + 1:
             raise TypeError(f"frule_via_ad: got {len(tangents)} tangents for {len(args)} arguments; pass "
@@ -238,15 +261,18 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
                                       "of the function itself; pass NoTangent() for it")
         if _holds_traced(args) or _holds_traced(tuple(unthunk(t) for t in tangents[1:])):
             return _traced_frule_via_ad(tangents, f, args, kwargs)
-        positions = [i for i, a in enumerate(args) if is_differentiable(a)
-                     and tangents[i + 1] is not None and not isinstance(unthunk(tangents[i + 1]), AbstractZero)]
-        if not positions:
+        call = locate(f, args, {}, _is_leaf)
+        dxs: tuple[Any, ...] = ()
+        if call is not None:
+            leaf_tangents = [unthunk(t) for t in call.take([ZeroTangent() if t is None else t for t in tangents[1:]])]
+            moving = [t is not None and not isinstance(t, AbstractZero) for t in leaf_tangents]
+            dxs = tuple(tangent_to_autograd(t, v) for t, v, m in zip(leaf_tangents, call.values, moving) if m)
+            call = call.select(moving) if dxs else None
+        if call is None:
             return f(*args, **kwargs), ZeroTangent()
-        xs = tuple(args[i] for i in positions)
-        dxs = tuple(tangent_to_autograd(tangents[i + 1], args[i]) for i in positions)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Output seems independent of input")
-            y, dy = make_jvp(_packed(f, args, kwargs, positions), xs)(dxs)
+            y, dy = make_jvp(_packed(f, call, kwargs), call.values)(dxs)
         return y, tangent_from_autograd(dy, y)
 
 
