@@ -21,19 +21,24 @@ values the callable itself carries, when the AD reports them).
   computes it anyway) and, where they disagree, refined by GMRES on the AD's operator with the
   user's LU as preconditioner (:func:`refine_adjoint`): a wrong ``jac`` never gives a wrong
   derivative;
-* for ``n <= DENSE_UP_TO`` unknowns, ``J`` is formed by ``n`` products with the AD (columns by
-  ``frule_via_ad``, rows by the pullback) and LU-factored: exact to the conditioning of ``J``,
-  and cheap (``n`` AD calls plus ``n^3/3`` flops);
-* for larger ``n``, matrix-free: GMRES (MINRES for the symmetric Hessians of ``minimize``) with
-  one AD product per iteration, started from zero, to a relative residual of ``RTOL``. If it
-  does not get there in ``n`` iterations (a badly conditioned ``J``), ``J`` is formed after
-  all and the dense solve decides.
+* up to ``DIRECT_UP_TO = 16`` unknowns, ``J`` is formed at once by ``n`` products with the AD
+  (columns by ``frule_via_ad``, rows by the pullback) and LU-factored;
+* above, a Krylov solve first (GMRES; MINRES for the symmetric Hessians of ``minimize``), one AD
+  product per iteration, to a relative residual of ``RTOL = 1e-12``. Up to ``DENSE_UP_TO = 1000``
+  unknowns every product it asked for is kept: if it has not converged after ``n`` of them (a
+  badly conditioned ``J``), ``J`` is completed from them (known on their span, and from new
+  products on the orthogonal complement of it) and LU-factored. So the solve never costs more
+  than the ``n`` products of forming ``J`` (plus round-off-dependent rank losses), and usually
+  far fewer. Above ``DENSE_UP_TO`` GMRES is restarted every 100 iterations and gets ``n`` of
+  them, then ``J`` is formed anew: ``n`` more products and ``n^3/3`` flops are the price of
+  exactness there.
 
-``DENSE_UP_TO = 100``: below it, forming ``J`` costs at most 100 AD products, which the
-measured GMRES counts on the benchmark problems (20 to 60 iterations to 1e-12 for a
-well-conditioned 100-unknown system, see ``benchmarks/test_optimize.py``) do not beat by much,
-and the dense solve has no convergence to worry about; above it, forming ``J`` costs more
-products than GMRES needs on any reasonably conditioned problem.
+Why: the benchmark's 100-unknown root (``benchmarks/test_optimize.py``, ``J = I + diag(.) W / 2``
+with ``|W| ~ 0.8``) needs 23 GMRES iterations to 1e-12 (25 products with the final pullback,
+against 101 for forming ``J``: 4.1 ms against 9.6 ms through autograd, best of 7). Each product
+the solve needs is a pullback (or pushforward) of ``x -> fun(x, *args)`` alone where the config
+can differentiate that closure (autograd: half the cost of a pullback that also returns the
+cotangents of ``args``); the cotangents of ``args`` come from one full pullback at the end.
 
 A singular (or numerically singular, ``rcond < eps``) ``J`` has no implicit derivative: the
 solve raises :class:`ImplicitDerivativeError`, as does a result the solver reported as not
@@ -71,6 +76,7 @@ from chainrules_core import (
 
 __all__ = [
     "DENSE_UP_TO",
+    "DIRECT_UP_TO",
     "RTOL",
     "ForwardLinearization",
     "ImplicitDerivativeError",
@@ -87,8 +93,12 @@ __all__ = [
     "zero_cotangent",
 ]
 
-DENSE_UP_TO = 100
-"""Largest number of unknowns for which ``J`` is formed and LU-factored (see the module docstring)."""
+DIRECT_UP_TO = 16
+"""Up to this many unknowns ``J`` is formed at once (``n`` products) and LU-factored (see the module docstring)."""
+
+DENSE_UP_TO = 1000
+"""Up to this many unknowns a Krylov solve that has not converged in ``n`` products gives way to ``J``, completed from
+those products; above it, to ``J`` formed anew (see the module docstring)."""
 
 RTOL = 1e-12
 """Relative residual the matrix-free solves aim for."""
@@ -327,6 +337,22 @@ def shaped(v: np.ndarray, like: Any) -> Any:
 
 
 # ---- the equation, linearised through the config ------------------------------------------------------------------
+_UNSET: Any = object()
+
+
+class _Partial:
+    """``x -> fun(x, *args)``: the equation as a function of the unknowns alone."""
+
+    __slots__ = ("args", "fun")
+
+    def __init__(self, fun: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.fun = fun
+        self.args = args
+
+    def __call__(self, x: Any) -> Any:
+        return self.fun(x, *self.args)
+
+
 class ReverseLinearization:
     """``F(x, *args)`` at the solution in reverse mode: ``J^T v`` and ``(dF/dtheta)^T v`` through ``rrule_via_ad``.
 
@@ -354,6 +380,23 @@ class ReverseLinearization:
         self.value = y if part is None else y[part]
         self.n = int(np.size(x))
         self.m = int(np.size(self.value))
+        self._config = config
+        self._fun = fun
+        self._x_pullback: Any = _UNSET
+
+    def _x_only(self) -> Any:
+        """The pullback of ``x -> fun(x, *args)`` alone (``args`` held constant): the products the solve needs
+        cost less (autograd skips the cotangents of ``args``: half the time of a full pullback on the
+        benchmark's root). ``None`` when the config cannot differentiate that closure (``RulesOnlyConfig``) or
+        there is nothing to save."""
+        if self._x_pullback is _UNSET:
+            self._x_pullback = None
+            if any(differentiable(a) for a in self.args):
+                try:
+                    _, self._x_pullback = rrule_via_ad(self._config, _Partial(self._fun, self.args), self.x)
+                except Exception:  # the full pullback below raises what there is to raise
+                    self._x_pullback = None
+        return self._x_pullback
 
     def _output_cotangent(self, v: np.ndarray) -> Any:
         ct = shaped(v, self.value)
@@ -369,6 +412,9 @@ class ReverseLinearization:
 
     def adjoint(self, v: np.ndarray) -> np.ndarray:
         """``J^T v``, flat."""
+        pullback = self._x_only()
+        if pullback is not None:
+            return flat(pullback(self._output_cotangent(v))[1], self.x, "the cotangent of x")
         return flat(self.pull(v)[1], self.x, "the cotangent of x")
 
     def jacobian(self) -> np.ndarray:
@@ -389,6 +435,7 @@ class ForwardLinearization:
         self.part = part
         self.n = int(np.size(x))
         self._zero_args = [zero_cotangent(a) for a in args]
+        self._x_only = True
 
     def push(self, dfun: Any, dx: Any, dargs: Sequence[Any]) -> tuple[Any, np.ndarray]:
         """``(F, dF)`` with ``dF`` flat, along the tangents of the callable, ``x`` and ``args``."""
@@ -400,7 +447,18 @@ class ForwardLinearization:
         return value, flat(dy, value, "the tangent of fun's output")
 
     def matvec(self, v: np.ndarray) -> np.ndarray:
-        """``J v``, flat."""
+        """``J v``, flat (a pushforward of ``x -> fun(x, *args)`` alone where the config can differentiate it)."""
+        if self._x_only and any(differentiable(a) for a in self.args):
+            try:
+                y, dy = frule_via_ad(self.config, (NO, shaped(v, self.x)), _Partial(self.fun, self.args), self.x)
+            except Exception:  # the full pushforward below raises what there is to raise
+                self._x_only = False
+            else:
+                value = y if self.part is None else y[self.part]
+                dy = unthunk(dy)
+                if self.part is not None and not isinstance(dy, (AbstractZero, NotImplementedTangent)):
+                    dy = unthunk(backing(dy)[self.part] if isinstance(dy, Tangent) else dy[self.part])
+                return flat(dy, value, "the tangent of fun's output")
         return self.push(NO, shaped(v, self.x), self._zero_args)[1]
 
     def jacobian(self) -> np.ndarray:
@@ -426,19 +484,79 @@ def _dense_solve(a: np.ndarray, b: np.ndarray, name: str, what: str, transposed:
 
 
 def _iterative(matvec: Callable[[np.ndarray], np.ndarray], b: np.ndarray, symmetric: bool,
-               x0: np.ndarray | None = None, preconditioner: Any = None) -> tuple[np.ndarray, bool]:
+               x0: np.ndarray | None = None, preconditioner: Any = None,
+               maxiter: int | None = None) -> tuple[np.ndarray, bool]:
     n = b.size
     op = scipy.sparse.linalg.LinearOperator((n, n), matvec=matvec, dtype=np.float64)
     norm = float(np.linalg.norm(b))
     if norm == 0:
         return np.zeros(n), True
+    budget = n if maxiter is None else max(1, min(maxiter, n))
     if symmetric and preconditioner is None:
-        sol, info = scipy.sparse.linalg.minres(op, b, x0=x0, rtol=RTOL, maxiter=n)
-    else:
-        sol, info = scipy.sparse.linalg.gmres(op, b, x0=x0, rtol=RTOL, atol=0.0, restart=min(n, 50), maxiter=n,
-                                              M=preconditioner)
-    residual = float(np.linalg.norm(matvec(sol) - b))
-    return sol, info == 0 or residual <= 10 * RTOL * norm
+        sol, info = scipy.sparse.linalg.minres(op, b, x0=x0, rtol=RTOL, maxiter=budget)
+    else:  # one cycle of GMRES(budget), or cycles of GMRES(100) for larger budgets
+        restart = min(budget, 100)
+        sol, info = scipy.sparse.linalg.gmres(op, b, x0=x0, rtol=RTOL, atol=0.0, restart=restart,
+                                              maxiter=-(-budget // restart), M=preconditioner)
+    if info == 0:
+        return sol, True
+    return sol, float(np.linalg.norm(matvec(sol) - b)) <= 10 * RTOL * norm
+
+
+class _Recorder:
+    """A matrix-vector product that keeps what it was asked and what it answered (to reuse them if the Krylov
+    solve does not converge)."""
+
+    def __init__(self, matvec: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.matvec = matvec
+        self.inputs: list[np.ndarray] = []
+        self.outputs: list[np.ndarray] = []
+
+    def __call__(self, v: np.ndarray) -> np.ndarray:
+        v = np.array(v, dtype=np.float64).ravel()
+        out = np.asarray(self.matvec(v), dtype=np.float64)
+        if np.any(v):
+            self.inputs.append(v)
+            self.outputs.append(out.copy())  # the Krylov solver may update what it is given in place
+        return out
+
+    def matrix(self, n: int) -> np.ndarray:
+        """The ``n`` by ``n`` matrix ``A`` of the product: ``A`` on the span of the recorded inputs from the recorded
+        outputs, and on its orthogonal complement from ``n - rank`` new products."""
+        basis = np.zeros((n, 0))
+        image = np.zeros((n, 0))
+        if self.inputs:
+            x = np.stack(self.inputs, axis=-1)
+            y = np.stack(self.outputs, axis=-1)
+            q, r, piv = scipy.linalg.qr(x, mode="economic", pivoting=True)
+            diag = np.abs(np.diag(r))
+            rank = int(np.count_nonzero(diag > 1e-6 * diag[0])) if diag.size else 0  # condition of R <= 1e6
+            basis = q[:, :rank]
+            image = scipy.linalg.solve_triangular(r[:rank, :rank].T, y[:, piv[:rank]].T, lower=True).T
+        full = scipy.linalg.qr(basis, mode="full")[0] if basis.shape[1] else np.eye(n)
+        complement = full[:, basis.shape[1]:]
+        rest = np.stack([self.matvec(complement[:, j]) for j in range(complement.shape[1])], axis=-1) \
+            if complement.shape[1] else np.zeros((n, 0))
+        q_all = np.concatenate([basis, complement], axis=1)
+        return np.concatenate([image, rest], axis=1) @ q_all.T
+
+
+def _krylov_then_dense(matvec: Callable[[np.ndarray], np.ndarray], jacobian: Callable[[], np.ndarray],
+                       b: np.ndarray, symmetric: bool, name: str, what: str, transposed: bool) -> np.ndarray:
+    """The policy of the module docstring: ``J`` at once for a few unknowns; else Krylov first, then ``J``."""
+    n = b.size
+    if n <= DIRECT_UP_TO:
+        return _dense_solve(jacobian(), b, name, what, transposed=transposed, symmetric=symmetric)
+    if n <= DENSE_UP_TO:
+        recorder = _Recorder(matvec)
+        sol, converged = _iterative(recorder, b, symmetric)
+        if converged:
+            return sol
+        return _dense_solve(recorder.matrix(n), b, name, what, symmetric=symmetric)
+    sol, converged = _iterative(matvec, b, symmetric)
+    if converged:
+        return sol
+    return _dense_solve(jacobian(), b, name, what, transposed=transposed, symmetric=symmetric)
 
 
 def solve_adjoint(lin: Any, b: np.ndarray, name: str, what: str = "the Jacobian of the equations",
@@ -450,12 +568,7 @@ def solve_adjoint(lin: Any, b: np.ndarray, name: str, what: str = "the Jacobian 
     if jacobian is not None:
         return _dense_solve(np.asarray(jacobian, dtype=np.float64), b, name, what, transposed=True,
                             symmetric=symmetric)
-    if lin.n <= DENSE_UP_TO:
-        return _dense_solve(lin.jacobian(), b, name, what, transposed=True, symmetric=symmetric)
-    sol, converged = _iterative(lin.adjoint, b, symmetric)
-    if converged:
-        return sol
-    return _dense_solve(lin.jacobian(), b, name, what, transposed=True, symmetric=symmetric)
+    return _krylov_then_dense(lin.adjoint, lin.jacobian, b, symmetric, name, what, transposed=True)
 
 
 def solve(lin: Any, b: np.ndarray, name: str, what: str = "the Jacobian of the equations",
@@ -465,12 +578,7 @@ def solve(lin: Any, b: np.ndarray, name: str, what: str = "the Jacobian of the e
         jac = np.asarray(jacobian, dtype=np.float64)
         v = _dense_solve(jac, b, name, what, symmetric=symmetric)
         return refine(lin, b, v, jac, name, what)
-    if lin.n <= DENSE_UP_TO:
-        return _dense_solve(lin.jacobian(), b, name, what, symmetric=symmetric)
-    sol, converged = _iterative(lin.matvec, b, symmetric)
-    if converged:
-        return sol
-    return _dense_solve(lin.jacobian(), b, name, what, symmetric=symmetric)
+    return _krylov_then_dense(lin.matvec, lin.jacobian, b, symmetric, name, what, transposed=False)
 
 
 _CHECK = 1e-8

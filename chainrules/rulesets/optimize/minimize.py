@@ -40,8 +40,8 @@ a bound point whose gradient points inwards (not a minimum). "At its bound" mean
 
 A ``hess`` callable returning a dense matrix is used for the solve and checked against
 the AD's own ``H u`` (corrected, with a warning, where it disagrees), as ``root`` does with
-``jac``. The solve itself is dense up to ``DENSE_UP_TO`` free variables and MINRES above
-(:mod:`chainrules.rulesets.optimize._implicit`).
+``jac``. The solve itself is that of :mod:`chainrules.rulesets.optimize._implicit` on the
+free variables (``H`` formed for a few of them, MINRES first above).
 
 **Constraints** (``constraints=`` of COBYLA, COBYQA, SLSQP, trust-constr): inequality
 constraints that are inactive at the solution (slack above ``1e-7 (1 + |bound|)``) do not

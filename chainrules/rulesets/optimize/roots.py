@@ -13,8 +13,8 @@ differentiation", NeurIPS, eq. 2-3). The solver's iterations, tolerances and sta
 point ``x0`` play no part: ``x0`` gets ``ZeroTangent()``, ``method``, ``tol``, ``options``...
 ``NoTangent()``.
 
-How ``J`` is handled (dense below ``DENSE_UP_TO`` unknowns, matrix-free GMRES above, the
-user's ``jac`` used and checked) is described in :mod:`chainrules.rulesets.optimize._implicit`.
+How ``J`` is handled (formed and factored for a few unknowns, GMRES first above, the user's
+``jac`` used and checked) is described in :mod:`chainrules.rulesets.optimize._implicit`.
 
 Outputs: ``root`` returns an ``OptimizeResult``; its differentiable fields are ``x`` and
 ``fun`` (``F(x*)``, identically zero along the solution, so its tangent is zero and its
