@@ -52,10 +52,12 @@ constraints' multipliers and second derivatives is not implemented).
 Outputs: an ``OptimizeResult``; its differentiable fields are ``x``, ``fun`` and the
 gradient field. Solver internals (``hess_inv``, ``final_simplex``, ``direc``, ``hess``,
 ``multipliers``...) get ``NoTangent()`` forward and ``not_implemented`` backward.
-``x0`` gets ``ZeroTangent()``; ``method``, ``tol``, ``options``... ``NoTangent()``;
-``success=False`` raises :class:`~chainrules.rulesets.optimize.ImplicitDerivativeError`
-(gradient methods at very tight ``tol`` report "precision loss" as a failure: loosen ``tol``,
-or pass an exact ``jac``). ``bounds`` passed by position get ``ZeroTangent()`` when none is
+``x0`` gets ``ZeroTangent()``; ``method``, ``tol``, ``options``... ``NoTangent()``. A result
+with ``success=False`` raises :class:`~chainrules.rulesets.optimize.ImplicitDerivativeError`
+unless it is certified a stationary point anyway: the Newton step ``H_FF^{-1} g_F`` from it is
+below ``CERTIFIED = 1e-8`` relative to ``1 + max|x|`` (BFGS and CG report a ``tol`` below what
+they can reach as "precision loss", at points that are minima to working precision; the
+derivative's error is of the order of that step). ``bounds`` passed by position get ``ZeroTangent()`` when none is
 active and ``not_implemented`` otherwise (pass them by keyword: they are constants).
 
 ``minimize_scalar`` (Brent, golden section, bounded) is the one-dimensional case: ``f''(x*)``
@@ -397,10 +399,13 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
+CERTIFIED = 1e-8
+"""A result reported as failed is accepted when the Newton step from it is at most this, relative to ``1 + max|x|``."""
+
+
 def _not_converged(name: str, message: Any) -> ImplicitDerivativeError:
     return ImplicitDerivativeError(f"{name} did not converge ({str(message).strip()}): the implicit derivative at a "
-                                   "point that is not a minimum would be wrong; gradient methods report precision "
-                                   "loss at very tight tol as a failure: loosen tol, or pass an exact jac")
+                                   "point that is not a minimum would be wrong")
 
 
 class _Minimum:
@@ -440,11 +445,23 @@ class _Minimum:
                 f"{self.name}: the minimum is at an end of the interval ({lo}, {hi}) (a corner solution: f'(x) = "
                 f"{g:.3e} does not vanish there), where the implicit function theorem does not apply")
 
+    def certify(self, restricted: Any, symmetric: bool) -> None:
+        """A result the solver reported as failed stands if it is a stationary point to working precision: the
+        Newton step ``H_FF^{-1} g_F`` from it is at most ``CERTIFIED (1 + max|x|)`` (gradient methods report a
+        tolerance below what they can reach as a failure: BFGS's "precision loss"). Else raise."""
+        if self.success:
+            return
+        g = self.source.value_gradient(self.x, self.items)[restricted.free]
+        x = np.atleast_1d(np.asarray(self.x, dtype=np.float64))
+        step = solve_adjoint(restricted, g, self.name, _WHAT, symmetric=symmetric) if np.any(g) else g
+        size = float(np.max(np.abs(step))) if step.size else 0.0
+        if size <= CERTIFIED * (1 + float(np.max(np.abs(x)))):
+            return
+        raise _not_converged(self.name, f"{str(self.message).strip()}; the Newton step from the result is {size:.1e}")
+
     def check(self) -> None:
         if self.unsupported is not None:
             raise MissingDerivative(not_implemented(f"{self.name}: {self.unsupported}"))
-        if not self.success:
-            raise _not_converged(self.name, self.message)
         why = _constraint_status(self.constraints, np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
         if why is not None:
             raise MissingDerivative(not_implemented(_CONSTRAINED.format(name=self.name, why=why)))
@@ -484,9 +501,10 @@ class _Minimum:
                 rhs = rhs + lin.adjoint(gb)  # H g_bar (H symmetric)
             self.check_interval(lin)
             restricted = _Restricted(lin, free)
+            symmetric = not self.source.part and self.source.second_order
+            self.certify(restricted, symmetric)
             user = self.user_hessian(free)
-            u_free = solve_adjoint(restricted, rhs[free], self.name, _WHAT, jacobian=user,
-                                   symmetric=not self.source.part and self.source.second_order)
+            u_free = solve_adjoint(restricted, rhs[free], self.name, _WHAT, jacobian=user, symmetric=symmetric)
             u = np.zeros(n)
             u[free] = u_free
             cts = lin.pull(gb - u)
@@ -503,6 +521,8 @@ class _Minimum:
                 dfun = not_implemented(f"{self.name}: the derivative with respect to values the objective carries (a "
                                        "closure, a functor's fields) is not implemented; pass them through args")
             dargs = [_add(a, b) for a, b in zip(dargs, cts[2:])]
+        elif not self.success:
+            self.certify(_Restricted(self.source.reverse(self.x, self.items), self.free()), False)
         if fbar is not None:
             value = ReverseLinearization(self.config, self.fun, self.x, self.items, part=self.source.value_part)
             cts = value.pull(np.atleast_1d(np.asarray(fbar, dtype=np.float64)))
@@ -528,9 +548,10 @@ class _Minimum:
                 raise MissingDerivative(_twice_failed(self.name, self.fun, self.config, err)) from err
             raise
         self.check_interval(lin)
+        restricted = _Restricted(lin, free)
+        self.certify(restricted, self.source.second_order)
         dx = np.zeros(n)
         if np.any(rhs[free]):
-            restricted = _Restricted(lin, free)
             dx[free] = -solve(restricted, rhs[free], self.name, _WHAT, jacobian=self.user_hessian(free),
                               symmetric=self.source.second_order)
         value = ForwardLinearization(self.config, self.fun, self.x, self.items, part=self.source.value_part)

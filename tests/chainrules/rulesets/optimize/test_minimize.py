@@ -328,3 +328,12 @@ def test_minimize_scalar_corner_solution_raises(autograd_config):
                           method="bounded")
     with pytest.raises(ImplicitDerivativeError, match="corner"):
         pullback(Tangent(type(res), {"x": 1.0}))
+
+
+def test_minimize_precision_loss_at_a_minimum_is_certified(autograd_config):
+    # BFGS reports "precision loss" (success=False) at a gtol it cannot reach, at a minimum to working precision:
+    # the Newton step from it certifies the point, and the derivative is the closed form's
+    res, pullback = rrule(autograd_config, so.minimize, quadratic, np.zeros(3), (A, B), method="BFGS",
+                          jac=quadratic_gradient, options={"gtol": 1e-15})
+    assert not res.success and "precision" in res.message
+    np.testing.assert_allclose(pullback(x_of(res))[3][1], np.linalg.solve(A, XBAR), rtol=1e-9)
