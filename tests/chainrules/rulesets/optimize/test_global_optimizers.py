@@ -1,4 +1,4 @@
-"""Rules of chainrules/rulesets/optimize/global_optimizers.py and non_differentiable.py.
+"""Rules of chainrules/rulesets/optimize/global_optimizers.py.
 
 The global optimisers that end with a local minimisation are checked against the closed form
 of a quadratic's minimiser (``db = A^{-1} x_bar``, exact whatever the local solver's accuracy,
@@ -87,11 +87,3 @@ def test_shgo_inactive_constraint_with_autograd(autograd_config):
     res, pullback = rrule(autograd_config, so.shgo, quadratic, BOX, (A, B), far, n=8, iters=1,
                           sampling_method="halton")
     np.testing.assert_allclose(pullback(Tangent(type(res), {"x": XBAR}))[3][1], np.linalg.solve(A, XBAR), rtol=1e-7)
-
-
-def test_linear_sum_assignment_is_not_differentiable():
-    cost = np.array([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, 2.0]])
-    (rows, cols), pullback = rrule(so.linear_sum_assignment, cost)
-    assert pullback(None) == (NoTangent(), NoTangent())
-    assert frule((NoTangent(), np.ones((3, 3))), so.linear_sum_assignment, cost)[1] == NoTangent()
-    assert cost[rows, cols].sum() == 5.0
