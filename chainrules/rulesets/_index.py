@@ -928,6 +928,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
     ],
+    'chainrules.rulesets.optimize.linear_programs': [
+        'scipy.optimize:linprog',
+        'scipy.optimize:milp',
+    ],
     'chainrules.rulesets.optimize.minimize': [
         'scipy.optimize:minimize',
         'scipy.optimize:minimize_scalar',

@@ -3,7 +3,9 @@
 One module per family: :mod:`.roots` (root, fsolve), :mod:`.scalar_roots` (root_scalar,
 brentq, brenth, ridder, bisect, toms748, newton), :mod:`.fixed_points` (fixed_point),
 :mod:`.minimize` (minimize, minimize_scalar), :mod:`.least_squares` (least_squares,
-curve_fit) and :mod:`.non_differentiable` (assignment, linear programs, global optimisers).
+curve_fit), :mod:`.global_optimizers` (basinhopping, differential_evolution,
+dual_annealing, shgo, direct), :mod:`.linear_programs` (linprog, milp) and
+:mod:`.non_differentiable` (linear_sum_assignment).
 What they share (the linearisation through the config, the linear solves, reading the
 cotangent of an ``OptimizeResult``) is in :mod:`._implicit`.
 
