@@ -231,15 +231,20 @@ def is_zero(t: Any) -> bool:
 
 
 # ---- output cotangents of result objects ---------------------------------------------------------------------------
-def read_result_cotangent(dy: Any, result: Mapping[str, Any], fields: Sequence[str], f: Any) -> Any:
+def read_result_cotangent(dy: Any, result: Mapping[str, Any], fields: Sequence[str], f: Any,
+                          unsupported: Mapping[str, str] | None = None) -> Any:
     """Read the cotangent of an ``OptimizeResult`` (or ``RootResults``): the cotangents of ``fields``.
 
     Accepts a structural ``Tangent`` of the result (or of a dict), a mapping (the natural
     tangent), or a zero / not-implemented tangent (returned unchanged). Each of ``fields`` is
-    read with :func:`~chainrules_core.read_cotangent`; fields that are not differentiable
-    (``nfev``, ``success``, ``message``...) take anything; a nonzero cotangent on another
-    floating field (a solver internal: ``fjac``, ``hess_inv``...) makes the derivative
-    not implemented, which is returned as a ``NotImplementedTangent``.
+    read with :func:`~chainrules_core.read_cotangent`. The other fields have no tangent
+    (``NoTangent()`` in the frules) and take any cotangent, which is ignored: the counts and
+    flags (``nfev``, ``success``, ``message``) and, like ``quad``'s error estimate, the solver's
+    internal state (``fjac``, ``hess_inv``, ``final_simplex``, ``population``...: approximations
+    built along its iterations, not functions of the solution). ``unsupported`` names the fields
+    that are functions of the solution whose derivative is not implemented (with the reason): a
+    cotangent there above round-off (``NEGLIGIBLE`` of the largest of ``fields``) makes the
+    result a ``NotImplementedTangent``.
 
     Returns
     -------
@@ -271,7 +276,7 @@ def read_result_cotangent(dy: Any, result: Mapping[str, Any], fields: Sequence[s
                 return read
             out[key] = None if isinstance(read, AbstractZero) else read
         elif key in result:
-            if differentiable(result[key]) and not is_zero(value):
+            if unsupported and key in unsupported and not is_zero(value):
                 internal[key] = value
         else:
             raise ProjectionError(f"{name} pullback: output cotangent has a field {key!r} the {kind} does not have")
@@ -280,14 +285,14 @@ def read_result_cotangent(dy: Any, result: Mapping[str, Any], fields: Sequence[s
     scale = max((float(np.max(np.abs(v))) for v in out.values() if v is not None and np.size(v)), default=0.0)
     for key, value in internal.items():
         if _magnitude(value) > NEGLIGIBLE * scale:
-            return not_implemented(f"{name}: the derivative of the field {key!r} of the result is not implemented: it "
-                                   "is the solver's internal state (an approximation built along its iterations), "
-                                   f"not a function of the solution; the derivatives of {', '.join(fields)} are")
+            assert unsupported is not None
+            return not_implemented(f"{name}: the derivative of the field {key!r} of the result is not implemented "
+                                   f"({unsupported[key]}); the derivatives of {', '.join(fields)} are")
     return out
 
 
 NEGLIGIBLE = 1e-10
-"""A cotangent on a solver-internal field at most this fraction of the largest cotangent of the solution's
+"""A cotangent on an unsupported field at most this fraction of the largest cotangent of the differentiated
 fields is round-off (finite differences of a function of the solution leave ~1e-15 there) and is ignored."""
 
 

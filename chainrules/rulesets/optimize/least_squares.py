@@ -387,7 +387,8 @@ _LSQ_NAMES = ("fun", "x0", "jac", "bounds", "method", "ftol", "xtol", "gtol", "x
               "callback", "workers")
 _LOSS = ("{name}: loss={loss!r} reweights the residuals by their own size at the solution; only loss='linear' is "
          "differentiated (not implemented)")
-_LSQ_UNSUPPORTED = ("jac", "grad", "optimality")
+_LSQ_UNSUPPORTED = {k: "a function of the Jacobian at the solution, whose derivative needs the model's second "
+                       "derivatives along the solution's" for k in ("jac", "grad", "optimality")}
 
 
 def _lsq_bounds(bounds: Any) -> Any:
@@ -500,7 +501,7 @@ def least_squares_rrule(config: Any, fun: Any, x0: Any, *rest: Any, **kwargs: An
     fields = ("x", "cost", "fun")
 
     def least_squares_pullback(dy: Any) -> tuple[Any, ...]:
-        cts = read_result_cotangent(dy, res, fields, scipy.optimize.least_squares)
+        cts = read_result_cotangent(dy, res, fields, scipy.optimize.least_squares, _LSQ_UNSUPPORTED)
         if isinstance(cts, NotImplementedTangent):
             return _lsq_missing(npos, params, cts)
         if isinstance(cts, AbstractZero) or all(v is None for v in cts.values()):

@@ -51,7 +51,7 @@ constraints' multipliers and second derivatives is not implemented).
 
 Outputs: an ``OptimizeResult``; its differentiable fields are ``x``, ``fun`` and the
 gradient field. Solver internals (``hess_inv``, ``final_simplex``, ``direc``, ``hess``,
-``multipliers``...) get ``NoTangent()`` forward and ``not_implemented`` backward.
+``multipliers``...) have no tangent: ``NoTangent()`` forward, their cotangents ignored.
 ``x0`` gets ``ZeroTangent()``; ``method``, ``tol``, ``options``... ``NoTangent()``. A result
 with ``success=False`` raises :class:`~chainrules.rulesets.optimize.ImplicitDerivativeError`
 unless it is certified a stationary point anyway: the Newton step ``H_FF^{-1} g_F`` from it is

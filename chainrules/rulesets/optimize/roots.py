@@ -18,10 +18,10 @@ How ``J`` is handled (formed and factored for a few unknowns, GMRES first above,
 
 Outputs: ``root`` returns an ``OptimizeResult``; its differentiable fields are ``x`` and
 ``fun`` (``F(x*)``, identically zero along the solution, so its tangent is zero and its
-cotangent contributes nothing). Solver internals (``fjac``, ``r``, ``qtf``, ``cov_x``) get
-``NoTangent()`` in forward mode; a nonzero cotangent on them makes the pullback's
-cotangents ``not_implemented``. ``fsolve`` returns ``x`` (or ``(x, infodict, ier, mesg)``
-with ``full_output``, whose ``infodict['fvec']`` is ``F(x*)``).
+cotangent contributes nothing). Solver internals (``fjac``, ``r``, ``qtf``, ``cov_x``:
+approximations built along the iterations) have no tangent, like ``quad``'s error estimate:
+``NoTangent()`` in forward mode, and their cotangents are ignored. ``fsolve`` returns ``x``
+(or ``(x, infodict, ier, mesg)`` with ``full_output``, whose ``infodict['fvec']`` is ``F(x*)``).
 
 ``root(method='lm')`` accepts more equations than unknowns (a least-squares problem): its
 solution is a stationary point of ``|F|^2``, not a root, and its derivative is

@@ -291,8 +291,8 @@ def test_minimize_user_hessian_is_checked(autograd_config):
 def test_minimize_cotangents_of_internals_and_bad_cotangents(autograd_config):
     res, pullback = rrule(autograd_config, so.minimize, quadratic, np.zeros(3), (A, B), method="BFGS",
                           jac=quadratic_gradient, options={"gtol": 1e-10})
-    dargs = pullback(Tangent(type(res), {"x": XBAR, "hess_inv": np.ones((3, 3))}))[3]
-    assert isinstance(dargs, NotImplementedTangent) and "hess_inv" in dargs.info
+    dargs = pullback(Tangent(type(res), {"x": XBAR, "hess_inv": np.ones((3, 3))}))[3]   # BFGS's approximation:
+    np.testing.assert_allclose(dargs[1], np.linalg.solve(A, XBAR), rtol=1e-8)            # no tangent, ignored
     for bad in (None, np.ones(3), Tangent(tuple, 1.0)):
         with pytest.raises(ProjectionError, match="minimize"):
             pullback(bad)
