@@ -943,6 +943,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.optimize:fsolve',
         'scipy.optimize:root',
     ],
+    'chainrules.rulesets.optimize.rosenbrock': [
+        'scipy.optimize:rosen',
+        'scipy.optimize:rosen_der',
+        'scipy.optimize:rosen_hess',
+        'scipy.optimize:rosen_hess_prod',
+    ],
     'chainrules.rulesets.optimize.scalar_roots': [
         'scipy.optimize:bisect',
         'scipy.optimize:brenth',

@@ -5,7 +5,8 @@ brentq, brenth, ridder, bisect, toms748, newton), :mod:`.fixed_points` (fixed_po
 :mod:`.minimize` (minimize, minimize_scalar), :mod:`.least_squares` (least_squares,
 curve_fit), :mod:`.global_optimizers` (basinhopping, differential_evolution,
 dual_annealing, shgo, direct), :mod:`.linear_programs` (linprog, milp) and
-:mod:`.non_differentiable` (linear_sum_assignment).
+:mod:`.non_differentiable` (linear_sum_assignment) and :mod:`.rosenbrock` (the Rosenbrock test
+function and its derivatives).
 What they share (the linearisation through the config, the linear solves, reading the
 cotangent of an ``OptimizeResult``) is in :mod:`._implicit`.
 
