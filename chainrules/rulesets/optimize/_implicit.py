@@ -35,7 +35,7 @@ values the callable itself carries, when the AD reports them).
 
 Why: the benchmark's 100-unknown root (``benchmarks/test_optimize.py``, ``J = I + diag(.) W / 2``
 with ``|W| ~ 0.8``) needs 23 GMRES iterations to 1e-12 (25 products with the final pullback,
-against 101 for forming ``J``: 4.1 ms against 9.6 ms through autograd, best of 7). Each product
+against 101 for forming ``J``: 4.4 ms against 5.9 ms through autograd, best of 7). Each product
 the solve needs is a pullback (or pushforward) of ``x -> fun(x, *args)`` alone where the config
 can differentiate that closure (autograd: half the cost of a pullback that also returns the
 cotangents of ``args``); the cotangents of ``args`` come from one full pullback at the end.
