@@ -277,6 +277,8 @@ PAGES: dict[str, tuple[str, str]] = {
                                            "(higher-order rules: see :doc:`/rules/integrate`)."),
     "scipy.optimize": ("scipy.optimize", "Roots, fixed points, minima, fits and linear programs, by the implicit "
                                          "function theorem (higher-order rules: see :doc:`/rules/optimize`)."),
+    "scipy.stats": ("scipy.stats", "SciPy's distributions (their methods, frozen and multivariate ones) and "
+                                   "statistics functions."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
     "fft": ("numpy.fft", "NumPy's discrete Fourier transforms, shifts and frequencies."),
     "scipy.fft": ("scipy.fft", "SciPy's Fourier, cosine, sine and Hankel transforms."),
@@ -347,9 +349,10 @@ def _source_line(entry: Any, module: str) -> int | None:
 
 
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
-                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.", "fft": "numpy.fft.",
-                 "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.", "scipy.integrate": "scipy.integrate.",
-                 "scipy.optimize": "scipy.optimize.", "structured": "chainrules.structured."}
+                 "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
+                 "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
+                 "scipy.integrate": "scipy.integrate.", "scipy.optimize": "scipy.optimize.",
+                 "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 
 
