@@ -930,6 +930,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
     ],
+    'chainrules.rulesets.optimize.legacy_minimizers': [
+        'scipy.optimize:brent',
+        'scipy.optimize:fmin',
+        'scipy.optimize:fmin_bfgs',
+        'scipy.optimize:fmin_cg',
+        'scipy.optimize:fmin_l_bfgs_b',
+        'scipy.optimize:fmin_ncg',
+        'scipy.optimize:fmin_powell',
+        'scipy.optimize:fmin_tnc',
+        'scipy.optimize:fminbound',
+        'scipy.optimize:golden',
+    ],
     'chainrules.rulesets.optimize.linear_programs': [
         'scipy.optimize:linprog',
         'scipy.optimize:milp',
