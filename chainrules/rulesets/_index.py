@@ -916,6 +916,10 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
     ],
+    'chainrules.rulesets.optimize.bounded_least_squares': [
+        'scipy.optimize:lsq_linear',
+        'scipy.optimize:nnls',
+    ],
     'chainrules.rulesets.optimize.fixed_points': [
         'scipy.optimize:fixed_point',
     ],
