@@ -930,6 +930,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.optimize:dual_annealing',
         'scipy.optimize:shgo',
     ],
+    'chainrules.rulesets.optimize.isotonic': [
+        'scipy.optimize:isotonic_regression',
+    ],
     'chainrules.rulesets.optimize.least_squares': [
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
