@@ -936,6 +936,7 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.least_squares': [
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
+        'scipy.optimize:leastsq',
     ],
     'chainrules.rulesets.optimize.legacy_minimizers': [
         'scipy.optimize:brent',
