@@ -925,6 +925,7 @@ RULE_INDEX: dict[str, list[str]] = {
     ],
     'chainrules.rulesets.optimize.global_optimizers': [
         'scipy.optimize:basinhopping',
+        'scipy.optimize:brute',
         'scipy.optimize:differential_evolution',
         'scipy.optimize:direct',
         'scipy.optimize:dual_annealing',
