@@ -104,7 +104,7 @@ def test_brute_closed_form_and_outputs(autograd_config):
     a, b = np.array([[3.0, 0.5], [0.5, 2.0]]), np.array([1.0, -0.5])
     ranges = ((-2.0, 2.0), (-2.0, 2.0))
     out, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b), 9, True, _tight_fmin)
-    x, fval = out[0], out[1]
+    x = out[0]
     np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=1e-7)  # Nelder-Mead: ~1e-8 at best
     xbar = np.array([1.0, -2.0])
     no = NoTangent()
@@ -122,10 +122,10 @@ def test_brute_closed_form_and_outputs(autograd_config):
 def test_brute_grid_point_and_loose_finish(autograd_config):
     a, b = np.array([[3.0, 0.5], [0.5, 2.0]]), np.array([1.0, -0.5])
     ranges = ((-2.0, 2.0), (-2.0, 2.0))
-    x, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b), finish=None)
+    _, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b), finish=None)
     dargs = pullback(np.ones(2))[3]
     assert isinstance(dargs, NotImplementedTangent) and "grid point" in dargs.info
     # the default finish (fmin, xtol=1e-4) stops too early for an implicit derivative: the Newton step says so
-    x, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b))
+    _, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b))
     with pytest.raises(ImplicitDerivativeError, match="Newton step"):
         pullback(np.ones(2))
