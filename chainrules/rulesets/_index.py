@@ -962,6 +962,9 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.optimize.non_differentiable': [
         'scipy.optimize:linear_sum_assignment',
     ],
+    'chainrules.rulesets.optimize.quadratic_assignment': [
+        'scipy.optimize:quadratic_assignment',
+    ],
     'chainrules.rulesets.optimize.roots': [
         'scipy.optimize:fsolve',
         'scipy.optimize:root',
