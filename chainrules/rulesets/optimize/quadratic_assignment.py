@@ -103,6 +103,6 @@ def quadratic_assignment_frule(tangents: Any, a: Any, b: Any, *rest: Any, **kwar
 @sample_inputs(scipy.optimize.quadratic_assignment)
 def _quadratic_assignment_samples(rng: np.random.Generator) -> Iterator[Sample]:
     a, b = rng.random((5, 5)), rng.random((5, 5))
-    gauge = {"gauge_invariant": lambda res: (res.col_ind, res.fun)}
+    gauge: dict[str, Any] = {"gauge_invariant": lambda res: (res.col_ind, res.fun)}
     yield Sample(a, b, label="FAQ from the barycentre", **gauge)
     yield Sample(a, b, "faq", {"maximize": True}, label="maximize, method and options by position", **gauge)
