@@ -11,8 +11,10 @@ What each returns decides what has a derivative:
   compare objective values, which move continuously). Its derivative is that of
   ``minimize``'s rule at the returned point (:mod:`chainrules.rulesets.optimize.minimize`):
   stationarity of the gradient, bounds by their active set, inactive inequality constraints
-  ignored, active ones ``not_implemented``. Where two basins tie (the parameters at which
-  the search switches basins) there is no derivative, and nothing tells the rule.
+  ignored, active ones through the KKT system (a returned point that is not a KKT point of
+  its active constraints raises: ``shgo`` can report success at one). Where two basins tie
+  (the parameters at which the search switches basins) there is no derivative, and nothing
+  tells the rule.
 * ``differential_evolution(polish=False)``, ``dual_annealing(no_local_search=True)`` and
   ``direct`` (which never polishes) return the best point the search sampled: a population
   member or the centre of a hyperrectangle. It is piecewise constant in the objective's
