@@ -947,6 +947,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.optimize:fmin_l_bfgs_b',
         'scipy.optimize:fmin_ncg',
         'scipy.optimize:fmin_powell',
+        'scipy.optimize:fmin_slsqp',
         'scipy.optimize:fmin_tnc',
         'scipy.optimize:fminbound',
         'scipy.optimize:golden',

@@ -211,11 +211,13 @@ def _make_rules(spec: _Spec) -> None:
         dparam: Any = unthunk(tangents[k]) if len(tangents) > k else ZERO
         if spec.parameter == "minimizer_kwargs" and not is_zero(dparam):
             dparam = dparam["args"] if isinstance(dparam, Tangent) else dict(dparam).get("args", ZERO)
-        if is_zero(dfun) and is_zero(dparam):
+        kb = spec.names.index("bounds") + 1 if "bounds" in spec.names else len(tangents)
+        dbounds = tangents[kb] if kb < len(tangents) else None
+        if is_zero(dfun) and is_zero(dparam) and is_zero(dbounds):
             return res, ZERO
         minimum = spec.minimum(config, func, res, params)
         try:
-            dx, dvalue, dgrad = minimum.tangents(dfun, None, dparam)
+            dx, dvalue, dgrad = minimum.tangents(dfun, None, dparam, dbounds)
         except MissingDerivative as missing:
             return res, missing.tangent
         values: dict[str, Any] = {"x": shaped(dx, res.x), "fun": dvalue}

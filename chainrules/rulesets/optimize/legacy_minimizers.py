@@ -1,5 +1,5 @@
 """SciPy's legacy minimiser interfaces: ``fmin``, ``fmin_powell``, ``fmin_cg``, ``fmin_bfgs``, ``fmin_ncg``,
-``fmin_l_bfgs_b``, ``fmin_tnc`` and the scalar ``fminbound``, ``brent``, ``golden``.
+``fmin_l_bfgs_b``, ``fmin_tnc``, ``fmin_slsqp`` and the scalar ``fminbound``, ``brent``, ``golden``.
 
 The maths
 ---------
@@ -13,6 +13,12 @@ arXiv:1607.05447; Milgrom & Segal 2002). Only the outputs differ: ``xopt`` alone
 with ``full_output`` (``fopt``; ``gopt`` for ``fmin_bfgs``, zero along an interior minimum; the
 counts, flags and the solver's state ``direc``, ``Bopt``, ``allvecs``, ``fmin_l_bfgs_b``'s
 dictionary take ``NoTangent()``, their cotangents ignored).
+
+``fmin_slsqp``'s constraints (``eqcons``, ``f_eqcons``, ``ieqcons``, ``f_ieqcons``) take the
+objective's ``args``, so they move with the parameters: the KKT system of ``minimize``'s rule gains
+their terms, ``[[H_L, -J_c^T], [J_c, 0]] [dx; dlam] = -[M_L dtheta; C_theta dtheta]`` with
+``M_L = d(grad f - J_c^T lam)/dtheta`` (mixed second derivatives of the constraints through the
+config) and ``C_theta = dc/dtheta``; the optimal value moves by ``grad f . dx + df/dtheta``.
 
 ``fprime`` (and ``fhess`` for ``fmin_ncg``) play ``minimize``'s ``jac`` (``hess``); for
 ``fmin_l_bfgs_b`` and ``fmin_tnc`` without ``fprime`` and ``approx_grad``, ``func`` returns
@@ -41,6 +47,7 @@ from chainrules.rulesets.optimize import _problems
 from chainrules.rulesets.optimize._implicit import (
     MissingDerivative,
     args_cotangent,
+    args_tuple,
     args_zero_cotangent,
     bind,
     flat,
@@ -50,6 +57,7 @@ from chainrules.rulesets.optimize._implicit import (
 )
 from chainrules.rulesets.optimize.minimize import (
     _NOISY,
+    LIVE,
     _bounds_cotangent,
     _Minimum,
     _missing_bounds,
@@ -97,6 +105,7 @@ class _Spec:
     scalar: bool = False
     full_output: bool = True  # the interface has a full_output switch (else it always returns the tuple)
     retall: bool = False
+    constraints: Callable[[dict[str, Any]], Any] | None = None  # minimize's constraints from the call
 
     @property
     def name(self) -> str:
@@ -122,6 +131,25 @@ def _brent_success(out: tuple[Any, ...], params: dict[str, Any]) -> tuple[bool, 
     return int(out[2]) < int(params["maxiter"]), f"{int(out[2])} iterations of at most {params['maxiter']}"
 
 
+def _slsqp_success(out: tuple[Any, ...], params: dict[str, Any]) -> tuple[bool, str]:
+    return int(out[3]) == 0, str(out[4])
+
+
+def _slsqp_constraints(params: dict[str, Any]) -> list[dict[str, Any]]:
+    """fmin_slsqp's constraints as minimize's dicts; they take the objective's args, so they are live."""
+    items = args_tuple(params["args"])
+    out: list[dict[str, Any]] = []
+    for kind, single, vector in (("eq", "eqcons", "f_eqcons"), ("ineq", "ieqcons", "f_ieqcons")):
+        funs = list(params[single] or ()) + ([params[vector]] if params[vector] is not None else [])
+        out.extend({"type": kind, "fun": c, "args": items, LIVE: True} for c in funs)
+    return out
+
+
+def _slsqp_bounds(params: dict[str, Any]) -> Any:
+    bounds = params["bounds"]
+    return None if bounds is None or len(bounds) == 0 else bounds
+
+
 def _golden_success(out: tuple[Any, ...], params: dict[str, Any]) -> tuple[bool, str]:
     # golden reports its function calls, not its iterations (fewer): below maxiter, it stopped at tol
     return int(out[2]) < int(params["maxiter"]), f"{int(out[2])} function calls, maxiter {params['maxiter']}"
@@ -139,6 +167,8 @@ _SPECS = {spec.f: spec for spec in (
           full_output=False),
     _Spec(scipy.optimize.fmin_tnc, "func", ("x", "", ""), _tnc_success, jac="fprime", bounds="bounds",
           full_output=False),
+    _Spec(scipy.optimize.fmin_slsqp, "func", ("x", "fun", "", "", ""), _slsqp_success, jac="fprime",
+          bounds="bounds", constraints=_slsqp_constraints),
     _Spec(scipy.optimize.fminbound, "func", ("x", "fun", "", ""), _warnflag(2), interval=("x1", "x2"), scalar=True),
     _Spec(scipy.optimize.brent, "func", ("x", "fun", "", ""), _brent_success, scalar=True),
     _Spec(scipy.optimize.golden, "func", ("x", "fun", ""), _golden_success, scalar=True),
@@ -162,15 +192,20 @@ class _Call:
             self.out = (self.full[0], self.full[-1]) if spec.retall and params["retall"] else self.full[0]
         success, message = spec.success(self.full, params)
         jac: Any = params[spec.jac] if spec.jac else None
-        if spec.bounds and jac is None and not params["approx_grad"]:
+        if "approx_grad" in params and jac is None and not params["approx_grad"]:
             jac = True  # func returns (f, g)
         interval = None
         if spec.interval:
             interval = (float(params[spec.interval[0]]), float(params[spec.interval[1]]))
         self.x = self.full[0]
+        bounds = params[spec.bounds] if spec.bounds else None
+        constraints = None
+        if spec.constraints is not None:
+            constraints = spec.constraints(params) or None
+            bounds = _slsqp_bounds(params)
         self.minimum = _Minimum(spec.name, config, fun, self.x, params["args"], jac,
-                                params[spec.hess] if spec.hess else None, params[spec.bounds] if spec.bounds else None,
-                                None, success, message, interval)
+                                params[spec.hess] if spec.hess else None, bounds, constraints, success, message,
+                                interval)
 
     @property
     def layout(self) -> tuple[str, ...]:
@@ -256,6 +291,8 @@ def _make_rules(spec: _Spec) -> None:
                 dbounds = NO
                 if spec.bounds and spec.bounds in list(call.params)[:call.npos]:
                     dbounds = _bounds_cotangent(call.params[spec.bounds], minimum)
+                    if minimum.bounds is None:  # fmin_slsqp's () : no bounds
+                        dbounds = zero_cotangent(call.params[spec.bounds])
             except MissingDerivative as missing:
                 return call.missing(missing.tangent)
             return call.cotangents(dfun, args_cotangent(call.params["args"], dargs), dbounds)
@@ -274,10 +311,11 @@ def _make_rules(spec: _Spec) -> None:
 
         dfun = tangent_of(spec.fun, NO)
         dargs = tangent_of("args", ZERO)
-        if is_zero(dfun) and is_zero(dargs):
+        dbounds = tangent_of(spec.bounds, None)
+        if is_zero(dfun) and is_zero(dargs) and is_zero(dbounds):
             return call.out, ZERO
         try:
-            dx, dvalue, dgrad = call.minimum.tangents(dfun, tangent_of(spec.jac, None), dargs)
+            dx, dvalue, dgrad = call.minimum.tangents(dfun, tangent_of(spec.jac, None), dargs, dbounds)
         except MissingDerivative as missing:
             return call.out, missing.tangent
         return call.out, call.tangent(dx, dvalue, dgrad)
@@ -367,6 +405,21 @@ def _fmin_l_bfgs_b_samples(rng: np.random.Generator) -> Iterator[Sample]:
     yield Sample(fun, np.zeros(3), grad, (_spd(rng, 3), np.array([1.0, -1.0, 0.5])),
                  fkwargs={"bounds": [(None, None), (0.0, 1.0), (None, None)], "pgtol": 1e-12, "factr": 10.0},
                  label="an active bound", **_check(True))
+
+
+@sample_inputs(scipy.optimize.fmin_slsqp)
+def _fmin_slsqp_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    # its constraints take the objective's args (differentiated): their second derivatives need an AD config (the
+    # tests use autograd's); here, bounds
+    fun, grad = _objective()
+    yield Sample(fun, np.zeros(3), fkwargs={"args": (_spd(rng, 3), np.array([1.0, -1.0, 0.5])), "fprime": grad,
+                                            "bounds": [(-2.0, 2.0), (0.0, 1.0), (-2.0, 2.0)], "acc": 1e-15,
+                                            "iprint": 0},
+                 label="an active bound, args by keyword", **_check(False))
+    yield Sample(fun, np.zeros(3), (), None, (), None, PrimalAndTangent([(-2.0, 2.0), (0.0, 1.0), (-2.0, 2.0)], NO),
+                 grad, None, None,
+                 (_spd(rng, 3), np.array([1.0, -1.0, 0.5])), fkwargs={"acc": 1e-15, "iprint": 0, "full_output": True},
+                 label="an active bound, args by position", **_check(True))
 
 
 @sample_inputs(scipy.optimize.fmin_tnc)

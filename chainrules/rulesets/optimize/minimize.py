@@ -397,6 +397,7 @@ class _Piece:
         self.sides = sides
         self.scalar = scalar
         self.matrix = matrix  # the rows of a LinearConstraint or of active bounds (no curvature)
+        self.live = False  # its args are the objective's (differentiated): fmin_slsqp's and fmin_cobyla's constraints
 
 
 def _two_sided(value: np.ndarray, lb: Any, ub: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -430,6 +431,7 @@ def _active_pieces(constraints: Any, x: np.ndarray) -> list[_Piece]:
                 index = np.flatnonzero(active)
                 sides = np.full(index.size, 0.0 if equality else 1.0)
                 pieces.append(_Piece(what, c["fun"], args, index, sides, value[index], np.ndim(raw) == 0))
+                pieces[-1].live = bool(c.get(LIVE))
             continue
         if isinstance(c, scipy.optimize.LinearConstraint):
             a = np.atleast_2d(np.asarray(c.A.toarray() if hasattr(c.A, "toarray") else c.A, dtype=np.float64))
@@ -462,20 +464,27 @@ def _bound_piece(bounds: Any, x: np.ndarray) -> _Piece | None:
     return _Piece("the bounds", None, (), index, sides, gap, False, np.eye(x.size)[index])
 
 
-class _ConstraintCurvature:
-    """``x -> sum_i lam_i c_i(x)`` over the active components (its Hessian is the constraints' part of the
-    Lagrangian's); differentiated twice through the config."""
+LIVE = "_chainrules_live"
+"""A private key of a constraint dict: its ``args`` are the objective's, differentiated (the legacy interfaces)."""
 
-    def __init__(self, pieces: list[_Piece], lam: list[np.ndarray]) -> None:
+
+class _ConstraintCurvature:
+    """``x, *args -> sum_i lam_i c_i(x)`` over the active components (its Hessian is the constraints' part of the
+    Lagrangian's); differentiated twice through the config. ``args`` reach the live constraints only (default:
+    the objective's own)."""
+
+    def __init__(self, pieces: list[_Piece], lam: list[np.ndarray], items: tuple[Any, ...]) -> None:
         self.pieces = pieces
         self.lam = lam
+        self.items = items
 
-    def __call__(self, x: Any) -> Any:
+    def __call__(self, x: Any, *items: Any) -> Any:
+        items = items or self.items
         total: Any = 0.0
         for piece, lam in zip(self.pieces, self.lam):
             if piece.matrix is not None:
                 continue
-            value = piece.fun(x, *piece.args)
+            value = piece.fun(x, *(items if piece.live else piece.args))
             total = total + (lam[0] * value if piece.scalar else value[piece.index] @ lam)
         return total
 
@@ -567,7 +576,8 @@ class _KKT:
         for piece in pieces:
             split.append(lam[start:start + piece.index.size])
             start += piece.index.size
-        self.curvature = _ConstraintCurvature(pieces, split)
+        self.curvature = _ConstraintCurvature(pieces, split, minimum.items)
+        self.live = any(piece.live for piece in pieces)
         self.linear = all(piece.matrix is not None for piece in pieces)
         self.bounds_active = any(piece.what == "the bounds" for piece in pieces)
 
@@ -613,6 +623,64 @@ class _KKT:
                 f"{self.minimum.name}: the KKT system needs second derivatives of the active constraints, and "
                 f"{type(config).__name__} could not differentiate them twice ({type(err).__name__}: {err}); "
                 "write linear constraints as LinearConstraint (no curvature)")) from err
+
+
+    # constraints that depend on the parameters (live): the KKT system's right-hand side gains their terms
+    def args_tangent(self, items_t: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """``(d_theta(sum_i lam_i grad c_i) dtheta, C_theta dtheta)`` over the live constraints."""
+        mx, mc = np.zeros(self.n), np.zeros(self.k)
+        if not self.live:
+            return mx, mc
+        config, x, items = self.minimum.config, self.minimum.x, self.minimum.items
+        zero_x = shaped(np.zeros(self.n), x)
+        try:
+            _, d = frule_via_ad(config, (NO, zero_x, *items_t), ConfigGradient(config, self.curvature), x, *items)
+            mx = flat(d, x, "the constraints' mixed derivative")
+            start = 0
+            for piece in self.pieces:
+                if piece.live:
+                    _, dc = frule_via_ad(config, (NO, zero_x, *items_t), piece.fun, x, *items)
+                    mc[start:start + piece.index.size] = np.atleast_1d(np.asarray(unthunk(dc), dtype=np.float64))[
+                        [0] if piece.scalar else piece.index]
+                start += piece.index.size
+        except Exception as err:
+            raise MissingDerivative(self._live_failed(err)) from err
+        return mx, mc
+
+    def args_cotangents(self, u: np.ndarray, w: np.ndarray) -> list[Any]:
+        """``(d_theta(sum_i lam_i grad c_i))^T u - C_theta^T w`` over the live constraints, per element of args."""
+        config, x, items = self.minimum.config, self.minimum.x, self.minimum.items
+        try:
+            _, pullback = rrule_via_ad(config, ConfigGradient(config, self.curvature), x, *items)
+            cts = list(pullback(shaped(u, x))[2:])
+            start = 0
+            for piece in self.pieces:
+                if piece.live:
+                    y, pull_c = rrule_via_ad(config, piece.fun, x, *items)
+                    part = w[start:start + piece.index.size]
+                    ct: Any = float(part[0])
+                    if not piece.scalar:
+                        ct = np.zeros(np.shape(y))
+                        ct[piece.index] = part
+                    cts = [_add(a, _negated(b)) for a, b in zip(cts, pull_c(ct)[2:])]
+                start += piece.index.size
+        except Exception as err:
+            raise MissingDerivative(self._live_failed(err)) from err
+        return cts
+
+    def _live_failed(self, err: BaseException) -> NotImplementedTangent:
+        return not_implemented(f"{self.minimum.name}: constraints that depend on the parameters need their mixed "
+                               f"second derivatives, and {type(self.minimum.config).__name__} could not give them "
+                               f"({type(err).__name__}: {err})")
+
+
+def _negated(t: Any) -> Any:
+    t = unthunk(t)
+    if t is None or isinstance(t, (AbstractZero, NotImplementedTangent)):
+        return t
+    if isinstance(t, (np.ndarray, float, int, np.number)):
+        return -t
+    raise MissingDerivative(not_implemented(f"a constraint's cotangent of type {type(t).__name__} cannot be negated"))
 
 
 def _kkt_solve(matrix: np.ndarray, rhs: np.ndarray, name: str) -> np.ndarray:
@@ -725,6 +793,15 @@ class _Minimum:
                 self._kkt = _KKT(self, pieces + ([bound] if bound is not None else []))
         return self._kkt
 
+    def check_bounds_tangent(self, dbounds: Any) -> None:
+        if is_zero(dbounds) or self.bounds is None:
+            return
+        kkt = self.kkt()
+        if kkt.bounds_active if kkt is not None else not np.all(self.free()):
+            raise MissingDerivative(not_implemented(
+                f"{self.name}: the derivative with respect to active bounds (dx_A = d bound_A) is not implemented; "
+                "pass bounds by keyword (they are then constants)"))
+
     def free(self) -> np.ndarray:
         if self._free is None:
             if self.bounds is None:
@@ -758,9 +835,14 @@ class _Minimum:
             h = lin.jacobian()
             gb = np.zeros(n) if gbar is None else flat(gbar, self.x)
             rhs = (np.zeros(n) if xbar is None else flat(xbar, self.x)) + h.T @ gb
+            if kkt.live and fbar is not None:  # f* moves with x* too: grad f . dx is not zero when C_theta is not
+                rhs = rhs + float(np.asarray(fbar)) * self.source.value_gradient(self.x, self.items)
             matrix = kkt.matrix(h, kkt.constraints_hessian(forward=False))
-            u = _kkt_solve(matrix.T, np.concatenate([rhs, np.zeros(kkt.k)]), self.name)[:n]
+            uw = _kkt_solve(matrix.T, np.concatenate([rhs, np.zeros(kkt.k)]), self.name)
+            u = uw[:n]
             cts = lin.pull(gb - u)
+            if kkt.live:
+                cts = (*cts[:2], *[_add(a, b) for a, b in zip(cts[2:], kkt.args_cotangents(u, uw[n:]))])
             if self.source.gradient is self.fun:
                 dfun = cts[0]
             elif self.source.second_order and not carries_no_values(self.fun):
@@ -807,9 +889,11 @@ class _Minimum:
         return (NO if dfun is None else dfun), dargs, None
 
     # forward mode
-    def tangents(self, dfun: Any, djac: Any, dargs: Any) -> tuple[Any, Any, Any]:
-        """``(dx, dfun_value, dgrad)`` (flat arrays; ``dfun_value`` a float)."""
+    def tangents(self, dfun: Any, djac: Any, dargs: Any, dbounds: Any = None) -> tuple[Any, Any, Any]:
+        """``(dx, dfun_value, dgrad)`` (flat arrays; ``dfun_value`` a float). ``dbounds``: the tangent of bounds
+        passed by position (a nonzero one on an active bound is not implemented)."""
         self.check()
+        self.check_bounds_tangent(dbounds)
         items_t = args_tangents(dargs, self.args)
         kkt = self.kkt()
         free = self.free() if kkt is None else np.ones(int(np.size(self.x)), dtype=bool)
@@ -827,9 +911,12 @@ class _Minimum:
         self.check_interval(lin)
         if kkt is not None:
             matrix = kkt.matrix(lin.jacobian(), kkt.constraints_hessian(forward=True))
-            dx = -_kkt_solve(matrix, np.concatenate([rhs, np.zeros(kkt.k)]), self.name)[:n]
+            mx, mc = kkt.args_tangent(items_t)
+            dx = -_kkt_solve(matrix, np.concatenate([rhs - mx, mc]), self.name)[:n]
             value = ForwardLinearization(self.config, self.fun, self.x, self.items, part=self.source.value_part)
             _, dvalue = value.push(dfun, ZERO, items_t)
+            if kkt.live:  # f* moves with x* too: grad f . dx is not zero when C_theta is not
+                dvalue = dvalue + self.source.value_gradient(self.x, self.items) @ dx
             _, dgrad = lin.push(gtan, shaped(dx, self.x), items_t)  # the gradient is J_c^T lam there, and moves
             return dx, float(dvalue[0]), dgrad
         restricted = _Restricted(lin, free)
@@ -947,10 +1034,11 @@ def minimize_frule(config: Any, tangents: Any, fun: Any, x0: Any, *rest: Any, **
     dfun = tangents[1] if len(tangents) > 1 else NO
     dargs = tangents[3] if len(tangents) > 3 else ZERO
     djac = tangents[5] if len(tangents) > 5 else None
-    if is_zero(dfun) and is_zero(dargs):
+    dbounds = tangents[8] if len(tangents) > 8 else None
+    if is_zero(dfun) and is_zero(dargs) and is_zero(dbounds):
         return res, ZERO
     try:
-        dx, dvalue, dgrad = minimum.tangents(dfun, djac, dargs)
+        dx, dvalue, dgrad = minimum.tangents(dfun, djac, dargs, dbounds)
     except MissingDerivative as missing:
         return res, missing.tangent
     values: dict[str, Any] = {"x": shaped(dx, res.x), "fun": dvalue}

@@ -10,12 +10,15 @@ each function's samples (``python -m chainrules check``, and ``tests/chainrules/
 from __future__ import annotations
 
 import autograd
+import autograd.numpy as anp
 import numpy as np
 import pytest
 import scipy.optimize as so
 
 from chainrules.rulesets.optimize import ImplicitDerivativeError
 from chainrules_core import NoTangent, NotImplementedTangent, ProjectionError, Tangent, ZeroTangent, frule, rrule
+
+from .conftest import check
 
 A = np.array([[3.0, 0.5, 0.2], [0.5, 2.5, 0.3], [0.2, 0.3, 2.0]])
 B = np.array([1.0, -0.5, 0.7])
@@ -138,3 +141,66 @@ def test_args_by_keyword_are_constants(autograd_config):
     _, pullback = rrule(autograd_config, so.fmin_cg, quadratic, np.zeros(3), gradient, args=(A, B), gtol=1e-10,
                         disp=0)
     assert len(pullback(XBAR)) == 4  # no slot for args
+
+
+# ---- fmin_slsqp: constraints that take the objective's args -------------------------------------------------------
+def shifted(x, a, b, s):
+    return quadratic(x, a, b)
+
+
+def plane(x, a, b, s):  # sum(x) = s: the constraint moves with the parameter s
+    return anp.sum(x) - s
+
+
+SLSQP = {"iprint": 0, "acc": 1e-15, "full_output": True}
+
+
+def test_fmin_slsqp_live_constraint_closed_form(autograd_config):
+    # [[A, 1], [1^T, 0]] [x; nu] = [b; s]: dx/db and dx/ds are blocks of that matrix's inverse; f* = q(x*(b, s))
+    ones = np.ones((1, 3))
+    kkt_inverse = np.linalg.inv(np.block([[A, ones.T], [ones, np.zeros((1, 1))]]))
+    s = 2.0
+    positional = (shifted, np.zeros(3), [plane], None, (), None, (), autograd.grad(shifted), None, None, (A, B, s))
+    out, pullback = rrule(autograd_config, so.fmin_slsqp, *positional, **SLSQP)
+    x = out[0]
+    assert out[3] == 0
+    np.testing.assert_allclose(x, kkt_inverse[:3] @ np.r_[B, s], rtol=1e-10)
+    no = NoTangent()
+    _, db, ds = pullback(Tangent(tuple, XBAR, 1.0, no, no, no))[11]
+    dfdx = A @ x - B  # grad f at x*: not zero (the constraint holds x*), so f* moves with x*
+    np.testing.assert_allclose(db, kkt_inverse[:3, :3].T @ (XBAR + dfdx) - x, rtol=1e-9, atol=1e-12)
+    assert ds == pytest.approx(kkt_inverse[:3, 3] @ (XBAR + dfdx), rel=1e-9)
+    tangents = [no] * 12
+    tangents[11] = Tangent(tuple, ZeroTangent(), ZeroTangent(), 1.0)
+    _, dout = frule(autograd_config, tuple(tangents), so.fmin_slsqp, *positional, **SLSQP)
+    np.testing.assert_allclose(dout[0], kkt_inverse[:3, 3], rtol=1e-9)
+    assert dout[1] == pytest.approx(dfdx @ kkt_inverse[:3, 3], rel=1e-9)
+
+
+def curved(x, a, t):
+    return 0.5 * x @ a @ x - t * anp.sum(x) + 0.1 * anp.sum(anp.sin(x))
+
+
+def ball(x, a, t):  # a ball of radius^2 0.4 whose centre moves with t: its gradient does too, across its normal
+    return 0.4 - anp.sum((x - 0.1 * t * anp.array([1.0, 0.0, 0.0])) ** 2)
+
+
+def test_fmin_slsqp_live_nonlinear_constraint_against_finite_differences(autograd_config):
+    from chainrules.rulesets.optimize.minimize import _NOISY
+
+    args = (A, 3.0)
+    options = {"iprint": 0, "acc": 1e-14, "full_output": True}  # at 1e-15 its line search gives up (imode 8)
+    out = so.fmin_slsqp(curved, np.zeros(3), ieqcons=[ball], args=args, fprime=autograd.grad(curved), **options)
+    assert out[3] == 0 and abs(ball(out[0], *args)) < 1e-12  # the ball is active
+    check(so.fmin_slsqp, curved, np.zeros(3), (), None, [ball], None, (), autograd.grad(curved), None, None, args,
+          fkwargs=options, config=autograd_config, gauge_invariant=lambda out: (out[0], out[1]), fdm=_NOISY, rtol=1e-5,
+          atol=1e-5)
+
+
+def test_active_bounds_by_position_have_no_forward_derivative(autograd_config):
+    bounds = [(None, None), (None, None), (None, 0.2)]
+    no = NoTangent()
+    tangents = (no, no, ZeroTangent(), ZeroTangent(), no, no, no, no, [(0.0, 0.0), (0.0, 0.0), (0.0, 1.0)])
+    _, dres = frule(autograd_config, tangents, so.minimize, quadratic, np.zeros(3), (A, B), "L-BFGS-B", gradient,
+                    None, None, bounds, options={"gtol": 1e-12, "ftol": 1e-16})
+    assert isinstance(dres, NotImplementedTangent) and "active bounds" in dres.info
