@@ -49,6 +49,7 @@ import copy
 import functools
 import inspect
 import sys
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -135,12 +136,46 @@ def _cached_parameters(f: Any) -> tuple[inspect.Parameter, ...] | None:
         return None
 
 
+def _distribution_parameters(f: Any, params: tuple[inspect.Parameter, ...] | None
+                             ) -> tuple[inspect.Parameter, ...] | None:
+    """A ``scipy.stats`` distribution's method ``(x, *args, **kwds)`` with ``*args`` spelled out.
+
+    ``scipy.stats.gamma.logpdf(x, *args, **kwds)`` takes the shapes, ``loc`` and ``scale`` by
+    position or by keyword, in the order of the distribution's ``_parse_args`` signature
+    (``(a, loc=0, scale=1)``), which SciPy generates for each distribution; with it, a traced
+    ``loc=`` binds to its position like any other keyword.
+    """
+    owner = getattr(f, "__self__", None)
+    parse = getattr(owner, "_parse_args", None)
+    if (params is None or parse is None or not type(owner).__module__.startswith("scipy.stats")
+            or not any(p.kind is p.VAR_POSITIONAL for p in params)):
+        return params
+    shapes = _cached_parameters(parse)
+    if shapes is None or any(p.kind not in _POSITIONAL for p in shapes):
+        return params
+    out: list[inspect.Parameter] = []
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            out.extend(shapes)
+        elif p.kind is not p.KEYWORD_ONLY:
+            out.append(p)
+    return tuple(out)
+
+
 def _parameters(f: Any) -> tuple[inspect.Parameter, ...] | None:
-    """The parameters of ``f``'s signature, or ``None`` when it cannot be read."""
+    """The parameters of ``f``'s signature, or ``None`` when it cannot be read.
+
+    A ``scipy.stats`` distribution's bound method (``scipy.stats.norm.logpdf``) has its
+    ``*args`` replaced by the distribution's shapes, ``loc`` and ``scale``
+    (:func:`_distribution_parameters`).
+    """
     try:
-        return _cached_parameters(f)
+        params = _cached_parameters(f)
     except TypeError:  # unhashable callable
-        return _cached_parameters.__wrapped__(f)
+        params = _cached_parameters.__wrapped__(f)
+    if isinstance(f, types.MethodType):
+        return _distribution_parameters(f, params)
+    return params
 
 
 # ---- finding traced values -----------------------------------------------------------------------------
