@@ -1,5 +1,6 @@
 """SciPy's result objects as values autograd traces: ``OptimizeResult`` (and its subclasses, ``OdeResult``...)
-and ``RootResults``.
+and ``RootResults``; and tuples and lists some of whose parts are constants (``odeint(...,
+full_output=True)``'s ``(y, infodict)``, ``fsolve``'s ``(x, infodict, ier, mesg)``).
 
 ``primitive(scipy.optimize.minimize)`` returns an ``OptimizeResult``; autograd can only carry a
 primitive's output through its trace if it has a vector space for it. :class:`ResultVSpace` is
@@ -10,6 +11,18 @@ floating field as a traced value (``autograd.builtins.container_take``, whose de
 cotangent back in that field), and any other field as the plain value. Cotangents and tangents of
 a result are ``dict`` s of its floating fields, which the bridge converts to and from structural
 ``Tangent`` s of the result (``chainrules.interop.autograd.conversion``).
+
+Why a vector space rather than a conversion at the primitive's boundary (returning a plain
+``dict`` of the fields, say): the user gets SciPy's own object back, with its attribute access,
+its ``repr`` and its non-differentiable fields as they are, and a field nobody reads costs
+nothing (its cotangent stays a zero the rule skips). autograd looks vector spaces up by exact
+type, so each result class is registered (:func:`register_result_type`).
+
+A tuple or list output holding parts autograd has no vector space for (integers, strings, a
+``dict`` of diagnostics) cannot be traced whole: :func:`traced_output` boxes it as a
+:class:`ConstantParts` (the same vector space, over the positions that have one) and gives the
+user a plain tuple (or list) whose traceable parts are traced values taken from it and whose
+other parts are the plain values, so ``y, info = odeint(..., full_output=True)`` works.
 
 Examples
 --------
@@ -34,8 +47,10 @@ import numpy as np
 import scipy.optimize
 from autograd.builtins import container_take
 from autograd.extend import Box, VSpace, vspace
+from autograd.tracer import new_box
 
-__all__ = ["RESULT_TYPES", "ResultBox", "ResultVSpace", "floating_fields"]
+__all__ = ["RESULT_TYPES", "ConstantParts", "ResultBox", "ResultVSpace", "floating_fields", "register_result_type",
+           "traced_output"]
 
 
 def _is_floating(value: Any) -> bool:
@@ -56,11 +71,45 @@ def floating_fields(result: Any) -> list[str]:
     return [k for k, v in result.items() if _is_floating(v)]
 
 
+def _holds_floating(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_holds_floating(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return any(_holds_floating(v) for v in value)
+    return _is_floating(value)
+
+
+def _traceable(value: Any) -> bool:
+    """Whether autograd can trace ``value`` as a part of an output: it holds floating values and has a vector space."""
+    if not _holds_floating(value):
+        return False
+    try:
+        vspace(value)
+    except (TypeError, AssertionError):
+        return False
+    return True
+
+
+class ConstantParts(tuple):
+    """A tuple (or list) output with parts autograd has no vector space for, as the bridge boxes it.
+
+    Never handed to the user (see :func:`traced_output`); its vector space is a
+    :class:`ResultVSpace` over the positions that have one.
+    """
+
+    __slots__ = ()
+
+    def traced_positions(self) -> list[int]:
+        return [i for i, v in enumerate(self) if _traceable(v)]
+
+
 class ResultVSpace(VSpace):
-    """The vector space of a result's floating fields; its elements are ``dict`` s of them."""
+    """The vector space of a result's floating fields (of a :class:`ConstantParts`' traceable positions); its
+    elements are ``dict`` s of them."""
 
     def __init__(self, value: Any) -> None:
-        self.shape = {k: vspace(value[k]) for k in floating_fields(value)}
+        keys: list[Any] = value.traced_positions() if isinstance(value, ConstantParts) else floating_fields(value)
+        self.shape = {k: vspace(value[k]) for k in keys}
 
     @property
     def size(self) -> int:
@@ -84,7 +133,7 @@ class ResultVSpace(VSpace):
             for x in vs.standard_basis():
                 yield self._subval(zero, k, x)
 
-    def _subval(self, xs: dict[str, Any], idx: str, x: Any) -> dict[str, Any]:
+    def _subval(self, xs: dict[Any, Any], idx: Any, x: Any) -> dict[Any, Any]:
         out = dict(xs)
         out[idx] = x
         return out
@@ -156,6 +205,26 @@ def register_result_type(cls: type) -> None:
     ResultVSpace.register(cls)
 
 
+def traced_output(ans: Any, trace: Any, node: Any) -> Any:
+    """``ans`` boxed for autograd's ``trace`` at ``node``: a tuple or list with constant parts as a plain tuple
+    (list) of its traced parts and its constants (see the module's docstring), anything else as one box.
+
+    A tangent or cotangent of such an output, in autograd's form, is a ``dict`` of its
+    traceable positions (:class:`ResultVSpace`).
+    """
+    t = type(ans)
+    if t is tuple or t is list:
+        whole = ConstantParts(ans)
+        positions = whole.traced_positions()
+        if len(positions) < len(ans):
+            box = new_box(whole, trace, node)
+            traced = set(positions)
+            parts = [container_take(box, i) if i in traced else v for i, v in enumerate(ans)]
+            return parts if t is list else tuple(parts)
+    return new_box(ans, trace, node)
+
+
+register_result_type(ConstantParts)
 for _cls in RESULT_TYPES:
     register_result_type(_cls)
 try:  # solve_ivp's OdeResult, a subclass of OptimizeResult
