@@ -4,13 +4,19 @@ full_output=True)``'s ``(y, infodict)``, ``fsolve``'s ``(x, infodict, ier, mesg)
 
 ``primitive(scipy.optimize.minimize)`` returns an ``OptimizeResult``; autograd can only carry a
 primitive's output through its trace if it has a vector space for it. :class:`ResultVSpace` is
-the vector space of a result's floating fields (``x``, ``fun``, ``jac``...: floating numbers and
-arrays); the other fields (``nfev``, ``message``, ``success``, nested results, solver objects)
-are constants. :class:`ResultBox` is the traced result: ``res.x`` and ``res["x"]`` read a
-floating field as a traced value (``autograd.builtins.container_take``, whose derivative puts the
-cotangent back in that field), and any other field as the plain value. Cotangents and tangents of
-a result are ``dict`` s of its floating fields, which the bridge converts to and from structural
-``Tangent`` s of the result (``chainrules.interop.autograd.conversion``).
+the vector space of a result's *traced* fields: those holding floating values that autograd has
+a vector space for (``x``, ``fun``, ``jac``: floating numbers and arrays; ``t_events``: a list
+of arrays; a nested result). :class:`ResultBox` is the traced result: ``res.x`` and ``res["x"]``
+read a traced field as a traced value (``autograd.builtins.container_take``, whose derivative
+puts the cotangent back in that field); a *constant* field (``nfev``, ``message``, ``success``,
+``status``, integer arrays: numbers, strings, flags and containers of them) reads as its plain
+value. Any other field (``solve_ivp``'s dense output ``sol``, L-BFGS-B's ``hess_inv`` operator)
+is an object autograd cannot trace, whose use would silently leave its part out of the
+derivative: reading it from a traced result raises :class:`UntracedFieldError`, which says how
+to read it plainly (``autograd.tracer.getval(res).sol``) where no derivative goes through it.
+Cotangents and tangents of a result are ``dict`` s of its traced fields, which the bridge
+converts to and from structural ``Tangent`` s of the result
+(``chainrules.interop.autograd.conversion``).
 
 Why a vector space rather than a conversion at the primitive's boundary (returning a plain
 ``dict`` of the fields, say): the user gets SciPy's own object back, with its attribute access,
@@ -49,26 +55,22 @@ from autograd.builtins import container_take
 from autograd.extend import Box, VSpace, vspace
 from autograd.tracer import new_box
 
-__all__ = ["RESULT_TYPES", "ConstantParts", "ResultBox", "ResultVSpace", "floating_fields", "register_result_type",
-           "traced_output"]
+__all__ = ["RESULT_TYPES", "ConstantParts", "ResultBox", "ResultVSpace", "UntracedFieldError", "register_result_type",
+           "traced_fields", "traced_output"]
+
+
+class UntracedFieldError(TypeError):
+    """A field of a traced result that autograd cannot trace (an object: a dense output, an operator) was read.
+
+    Its use would silently leave its part out of the derivative, so it is refused; read it from
+    the plain result (``autograd.tracer.getval(res).sol``) where no derivative goes through it.
+    """
 
 
 def _is_floating(value: Any) -> bool:
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fc"
     return isinstance(value, (float, complex, np.floating, np.complexfloating)) and not isinstance(value, bool)
-
-
-def floating_fields(result: Any) -> list[str]:
-    """The fields of a result that autograd differentiates: floating numbers and arrays.
-
-    Examples
-    --------
-    >>> import numpy as np, scipy.optimize
-    >>> floating_fields(scipy.optimize.OptimizeResult(x=np.ones(2), fun=0.5, nit=3, message="ok"))
-    ['x', 'fun']
-    """
-    return [k for k, v in result.items() if _is_floating(v)]
 
 
 def _holds_floating(value: Any) -> bool:
@@ -90,6 +92,32 @@ def _traceable(value: Any) -> bool:
     return True
 
 
+def _is_constant(value: Any) -> bool:
+    """Numbers that are not floating, strings, flags, ``None``, non-floating arrays, and containers of them."""
+    if value is None or isinstance(value, (bool, int, str, bytes, np.integer, np.bool_, np.str_)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind not in "fcO"
+    if isinstance(value, dict):
+        return all(_is_constant(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return all(_is_constant(v) for v in value)
+    return False
+
+
+def traced_fields(result: Any) -> list[Any]:
+    """The fields of a result that autograd traces: those holding floating values in a vector space autograd has.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.optimize
+    >>> res = scipy.optimize.OptimizeResult(x=np.ones(2), fun=0.5, nit=3, message="ok", t_events=[np.ones(1)])
+    >>> traced_fields(res)
+    ['x', 'fun', 't_events']
+    """
+    return [k for k, v in result.items() if _traceable(v)]
+
+
 class ConstantParts(tuple):
     """A tuple (or list) output with parts autograd has no vector space for, as the bridge boxes it.
 
@@ -104,11 +132,11 @@ class ConstantParts(tuple):
 
 
 class ResultVSpace(VSpace):
-    """The vector space of a result's floating fields (of a :class:`ConstantParts`' traceable positions); its
+    """The vector space of a result's traced fields (of a :class:`ConstantParts`' traceable positions); its
     elements are ``dict`` s of them."""
 
     def __init__(self, value: Any) -> None:
-        keys: list[Any] = value.traced_positions() if isinstance(value, ConstantParts) else floating_fields(value)
+        keys: list[Any] = value.traced_positions() if isinstance(value, ConstantParts) else traced_fields(value)
         self.shape = {k: vspace(value[k]) for k in keys}
 
     @property
@@ -155,14 +183,23 @@ class ResultVSpace(VSpace):
 
 
 class ResultBox(Box):
-    """A traced result: its floating fields read as traced values, the others as they are."""
+    """A traced result: its traced fields read as traced values, its constant fields as they are, and
+    reading any other field raises :class:`UntracedFieldError`."""
 
     __slots__: list[str] = []
 
     def __getitem__(self, key: Any) -> Any:
-        if _is_floating(self._value[key]):
+        value = self._value[key]
+        if _traceable(value):
             return container_take(self, key)
-        return self._value[key]
+        if _is_constant(value):
+            return value
+        name = type(self._value).__name__
+        raise UntracedFieldError(
+            f"the field {key!r} of this {name} is a {type(value).__name__}, which autograd cannot trace: a derivative "
+            f"going through it would be silently left out. Read it from the plain result "
+            f"(autograd.tracer.getval(res)[{key!r}]) where no derivative goes through it"
+            + (", and evaluate the solution where you need its derivative with t_eval" if key == "sol" else ""))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

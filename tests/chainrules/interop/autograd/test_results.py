@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import autograd
 import autograd.numpy as anp
+import autograd.tracer
 import numpy as np
 import pytest
 import scipy.integrate
@@ -16,7 +17,7 @@ from autograd import make_jvp
 from autograd.extend import vspace
 
 from chainrules.interop.autograd import primitive
-from chainrules.interop.autograd.results import ConstantParts, ResultVSpace
+from chainrules.interop.autograd.results import ConstantParts, ResultVSpace, UntracedFieldError
 from chainrules.testing import central_fdm
 
 
@@ -52,7 +53,12 @@ def test_the_vector_space_of_a_tuple_with_constant_parts_is_its_traceable_positi
     assert isinstance(vs, ResultVSpace) and set(vs.shape) == {0, 4} and vs.size == 3
 
 
-def test_non_floating_fields_read_as_plain_values():
+def test_a_list_of_arrays_is_a_traced_field_and_objects_are_not():
+    res = scipy.optimize.OptimizeResult(x=np.ones(2), t_events=[np.ones(1), np.zeros(0)], nit=3, sol=len)
+    assert set(vspace(res).shape) == {"x", "t_events"}
+
+
+def test_constant_fields_read_as_plain_values():
     minimize = primitive(scipy.optimize.minimize)
 
     def f(b):
@@ -97,6 +103,39 @@ def test_solve_ivp_forward_mode():
     _, got = make_jvp(lambda y0: _ivp_loss(primitive(scipy.integrate.solve_ivp), y0, _K))(_Y0)(dy0)
     expected = fd_jvp(lambda y0: _ivp_loss(scipy.integrate.solve_ivp, y0, _K), _Y0, dy0)
     assert got == pytest.approx(expected, rel=1e-7)
+
+
+def _event(t, y, k):
+    return y[0] - 0.5
+
+
+def _event_loss(solve_ivp, k):
+    res = solve_ivp(lambda t, y, k: -k * y, (0.0, 3.0), np.array([1.0]), args=(k,), events=_event, rtol=1e-11,
+                    atol=1e-12)
+    return res.t_events[0][0] + 2 * res.y_events[0][0, 0] ** 3 + anp.sum(res.y[:, -1])
+
+
+def test_solve_ivp_events_are_traced():
+    # t_events and y_events are lists of arrays: traced fields, not constants (a silent zero if they were)
+    got = autograd.grad(lambda k: _event_loss(primitive(scipy.integrate.solve_ivp), k))(0.7)
+    assert got == pytest.approx(float(fd_grad(lambda k: _event_loss(scipy.integrate.solve_ivp, k), 0.7)), rel=1e-7)
+
+
+def test_solve_ivp_dense_output_cannot_be_read_from_a_traced_result():
+    solve_ivp = primitive(scipy.integrate.solve_ivp)
+
+    def final(k, read_sol):
+        res = solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]), args=(k,), dense_output=True,
+                        rtol=1e-10, atol=1e-12)
+        if read_sol:
+            res.sol(0.5)  # its derivative would be lost: refused
+        plain = autograd.tracer.getval(res).sol(0.5)  # read plainly, on purpose
+        assert isinstance(plain, np.ndarray)
+        return res.y[0, -1]
+
+    assert autograd.grad(final)(0.7, False) == pytest.approx(-np.exp(-0.7), rel=1e-6)
+    with pytest.raises(UntracedFieldError, match=r"'sol'.*t_eval"):
+        autograd.grad(final)(0.7, True)
 
 
 def test_solve_ivp_scalar_parameter():
