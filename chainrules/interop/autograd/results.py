@@ -226,8 +226,9 @@ class ResultBox(Box):
 
 
 RESULT_TYPES: tuple[type, ...] = (scipy.optimize.OptimizeResult, scipy.optimize.RootResults)
-"""The result types registered (their subclasses each need their own registration: autograd looks types up
-exactly); :func:`register_result_type` adds one."""
+"""The result types registered. autograd looks types up exactly: a subclass (``OdeResult``,
+``BVPResult``) is registered when a primitive first returns one (:func:`traced_output`), and
+:func:`register_result_type` registers any other ``dict`` subclass."""
 
 
 def register_result_type(cls: type) -> None:
@@ -250,7 +251,12 @@ def traced_output(ans: Any, trace: Any, node: Any) -> Any:
     traceable positions (:class:`ResultVSpace`).
     """
     t = type(ans)
+    if t not in VSpace.mappings and isinstance(ans, RESULT_TYPES):  # a subclass of a result type (BVPResult...)
+        register_result_type(t)
     if t is tuple or t is list:
+        for part in ans:
+            if type(part) not in VSpace.mappings and isinstance(part, RESULT_TYPES):
+                register_result_type(type(part))
         whole = ConstantParts(ans)
         positions = whole.traced_positions()
         if len(positions) < len(ans):

@@ -226,3 +226,25 @@ def test_fsolve_full_output_gradient():
 
     got = autograd.grad(lambda b: loss(primitive(scipy.optimize.fsolve), b))(_B)
     np.testing.assert_allclose(got, fd_grad(lambda b: loss(scipy.optimize.fsolve, b), _B), rtol=1e-7)
+
+
+class _Subclassed(scipy.optimize.OptimizeResult):
+    pass
+
+
+def _doubled(a):
+    return _Subclassed(x=2 * a, nit=1)
+
+
+def test_a_subclass_of_a_result_type_is_registered_when_first_returned():
+    from chainrules import NoTangent, rrule
+
+    def doubled_rrule(a):
+        def doubled_pullback(dy):
+            return NoTangent(), 2 * dy["x"]
+
+        return _doubled(a), doubled_pullback
+
+    rrule.register(_doubled, object)(doubled_rrule)
+    g = autograd.grad(lambda a: anp.sum(primitive(_doubled)(a).x ** 2))(np.array([1.0, -3.0]))
+    np.testing.assert_allclose(g, [8.0, -24.0])  # d/da sum (2a)^2 = 8a
