@@ -83,10 +83,21 @@ def function_name(f: Any) -> str:
     >>> from chainrules.interop._arguments import function_name
     >>> function_name(np.linalg.cholesky), function_name(np.sin)
     ('numpy.linalg.cholesky', 'numpy.sin')
+    >>> import scipy.integrate, scipy.stats
+    >>> function_name(scipy.integrate.solve_ivp), function_name(scipy.stats.norm.logpdf)
+    ('scipy.integrate.solve_ivp', 'scipy.stats.norm.logpdf')
     """
     f = getattr(f, "fun", f)
+    if isinstance(f, types.MethodType):
+        public = _public_object_name(f.__self__)
+        if public is not None:
+            return f"{public}.{f.__name__}"
     name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
     module = getattr(f, "__module__", None)
+    if module and "._" in module:  # a private module: the public one that exports the function
+        parent = module.split("._", 1)[0]
+        if getattr(sys.modules.get(parent), str(name), None) is f:
+            module = parent
     if isinstance(f, np.ufunc) and module is None:
         special = sys.modules.get("scipy.special")
         module = "scipy.special" if special is not None and getattr(special, f.__name__, None) is f else "numpy"
@@ -97,6 +108,18 @@ def function_name(f: Any) -> str:
     elif module and module.startswith("scipy.linalg."):
         module = "scipy.linalg"
     return f"{module}.{name}" if module and module not in ("builtins", "__main__") else str(name)
+
+
+def _public_object_name(owner: Any) -> str | None:
+    """``scipy.stats.norm`` for the object a public module exports under that name (``None`` otherwise)."""
+    parent = type(owner).__module__.split("._", 1)[0]
+    module = sys.modules.get(parent)
+    if module is None:
+        return None
+    for name in (getattr(owner, "name", None), type(owner).__name__.removesuffix("_gen")):
+        if isinstance(name, str) and getattr(module, name, None) is owner:
+            return f"{parent}.{name}"
+    return None
 
 
 def argument_label(f: Any, argnum: int, path: Path = ()) -> str:

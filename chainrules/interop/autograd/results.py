@@ -53,7 +53,7 @@ import numpy as np
 import scipy.optimize
 from autograd.builtins import container_take
 from autograd.extend import Box, VSpace, vspace
-from autograd.tracer import new_box
+from autograd.tracer import getval, new_box
 
 __all__ = ["RESULT_TYPES", "ConstantParts", "ResultBox", "ResultVSpace", "UntracedFieldError", "register_result_type",
            "traced_fields", "traced_output"]
@@ -74,6 +74,7 @@ def _is_floating(value: Any) -> bool:
 
 
 def _holds_floating(value: Any) -> bool:
+    value = getval(value)  # a box of an inner trace (a derivative of a derivative): its value decides
     if isinstance(value, dict):
         return any(_holds_floating(v) for v in value.values())
     if isinstance(value, (tuple, list)):

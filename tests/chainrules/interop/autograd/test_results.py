@@ -248,3 +248,22 @@ def test_a_subclass_of_a_result_type_is_registered_when_first_returned():
     rrule.register(_doubled, object)(doubled_rrule)
     g = autograd.grad(lambda a: anp.sum(primitive(_doubled)(a).x ** 2))(np.array([1.0, -3.0]))
     np.testing.assert_allclose(g, [8.0, -24.0])  # d/da sum (2a)^2 = 8a
+
+
+def test_a_second_derivative_through_a_result_raises_rather_than_giving_zero():
+    from chainrules.interop.autograd import HigherOrderDerivativeError
+
+    solve_ivp, odeint = primitive(scipy.integrate.solve_ivp), primitive(scipy.integrate.odeint)
+
+    def final(p):
+        return solve_ivp(lambda t, y, p: -p * y, (0.0, 1.0), np.array([1.0]), args=(p,)).y[0, -1]
+
+    def final_full_output(p):
+        y, _ = odeint(lambda y, t, p: -p * y, np.array([1.0]), [0.0, 1.0], (p,), full_output=True)
+        return y[-1, 0]
+
+    for f in (final, final_full_output):
+        with pytest.raises(HigherOrderDerivativeError, match=r"scipy\.integrate\.(solve_ivp|odeint)"):
+            autograd.grad(autograd.grad(f))(0.7)
+        with pytest.raises(HigherOrderDerivativeError):
+            make_jvp(autograd.grad(f))(0.7)(1.0)
