@@ -213,6 +213,10 @@ class RuleNamespace(types.ModuleType):
                 bridged_object = RuleObject(value, self._wrap, f"{self.target}.{name}", self._bridge)
                 setattr(self, name, bridged_object)
                 return bridged_object
+            if isinstance(value, types.ModuleType):
+                raise AttributeError(
+                    f"{self.__name__} has no {name!r}: no function of {self.target}.{name} has a chainrules rule yet, "
+                    f"so {self._bridge} cannot differentiate it through chainrules")
             if hasattr(module, name):
                 raise AttributeError(
                     f"{self.__name__} has no {name!r}: {self.target}.{name} has no chainrules rule, so {self._bridge} "

@@ -141,3 +141,17 @@ def test_distributions_through_every_bridges_namespace() -> None:
     tsp.stats.multivariate_normal.logpdf(torch.tensor(x), m, torch.tensor(cov)).sum().backward()
     np.testing.assert_allclose(m.grad.numpy(), expected, rtol=1e-12)
     assert tsp.stats.norm.name == scipy.stats.norm.name
+
+
+def test_every_family_with_rules_is_a_namespace_and_one_without_says_so() -> None:
+    sp = rule_namespace("scipy", lambda f: f, "test_namespaces_families")
+    for module, names in public_rule_names("scipy").items():
+        namespace = importlib.import_module(module.replace("scipy", "test_namespaces_families.scipy", 1))
+        assert set(namespace.__all__) == names and namespace.target == module
+    for family in ("special", "stats", "integrate", "optimize", "fft", "signal"):
+        assert getattr(sp, family).__all__, family
+    with pytest.raises(AttributeError, match=r"no function of scipy\.cluster has a chainrules rule yet"):
+        sp.cluster  # noqa: B018
+    for name in list(sys.modules):
+        if name.startswith("test_namespaces_families"):
+            del sys.modules[name]
