@@ -830,7 +830,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:tanhm',
         'scipy.linalg:tanm',
     ],
-    'chainrules.rulesets.linalg.nondifferentiable': [
+    'chainrules.rulesets.linalg.non_differentiable': [
         'numpy.linalg:matrix_rank',
         'scipy.linalg:bandwidth',
         'scipy.linalg:dft',
@@ -1048,7 +1048,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
-    'chainrules.rulesets.signal.nondifferentiable': [
+    'chainrules.rulesets.signal.non_differentiable': [
         'scipy.signal:argrelextrema',
         'scipy.signal:argrelmax',
         'scipy.signal:argrelmin',
