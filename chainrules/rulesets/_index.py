@@ -816,6 +816,12 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
     ],
+    'chainrules.rulesets.ndimage.correlation': [
+        'scipy.ndimage:convolve',
+        'scipy.ndimage:convolve1d',
+        'scipy.ndimage:correlate',
+        'scipy.ndimage:correlate1d',
+    ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
         'numpy:any',

@@ -32,8 +32,8 @@ from typing import Any
 
 PACKAGE = "chainrules.rulesets"
 PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.sparse",
-                  "scipy.sparse.linalg", "scipy.fft", "scipy.integrate", "scipy.optimize", "operator", "math",
-                  "builtins", "chainrules.structured")
+                  "scipy.sparse.linalg", "scipy.fft", "scipy.integrate", "scipy.optimize", "scipy.ndimage",
+                  "scipy.interpolate", "operator", "math", "builtins", "chainrules.structured")
 """Modules searched first for a public name of a function with rules."""
 
 
