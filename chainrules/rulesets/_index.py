@@ -822,6 +822,21 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.ndimage:correlate',
         'scipy.ndimage:correlate1d',
     ],
+    'chainrules.rulesets.ndimage.derivatives': [
+        'scipy.ndimage:gaussian_gradient_magnitude',
+        'scipy.ndimage:gaussian_laplace',
+        'scipy.ndimage:generic_gradient_magnitude',
+        'scipy.ndimage:generic_laplace',
+        'scipy.ndimage:laplace',
+        'scipy.ndimage:prewitt',
+        'scipy.ndimage:sobel',
+    ],
+    'chainrules.rulesets.ndimage.smoothing': [
+        'scipy.ndimage:gaussian_filter',
+        'scipy.ndimage:gaussian_filter1d',
+        'scipy.ndimage:uniform_filter',
+        'scipy.ndimage:uniform_filter1d',
+    ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
         'numpy:any',

@@ -39,9 +39,9 @@ from typing import Any
 import numpy as np
 import scipy.ndimage as ndi
 
-from chainrules.rulesets.ndimage._boundary import extend, filter_mode, fold
+from chainrules.rulesets.ndimage._boundary import extend, filter_mode, fold, source_indices
 
-__all__ = ["Correlation", "chain_pushforward", "chain_transpose", "kernel_cotangent"]
+__all__ = ["Correlation", "Separable", "Uniform", "chain_pushforward", "chain_transpose", "kernel_cotangent"]
 
 
 class Correlation:
@@ -85,6 +85,8 @@ class Correlation:
     def transpose(self, z: np.ndarray) -> tuple[np.ndarray, Any]:
         """The adjoint in ``(x, cval)``: the cotangent of ``x`` and that of ``cval`` (``None``
         unless the mode is ``constant``)."""
+        if self.kernel.ndim == 1:
+            return self._transpose_1d(z)
         centers = self._centers()
         shape = list(z.shape)
         inner: list[Any] = [slice(None)] * z.ndim
@@ -94,8 +96,8 @@ class Correlation:
         padded = np.zeros(shape, dtype=z.dtype)
         padded[tuple(inner)] = z
         flipped = np.conj(self.kernel[(slice(None, None, -1),) * self.kernel.ndim])
-        transposed = Correlation(flipped, self.axes, "constant",
-                                 [L - 1 - c - L // 2 for L, c in zip(self.kernel.shape, centers)])
+        transposed = type(self)(flipped, self.axes, "constant",
+                                [L - 1 - c - L // 2 for L, c in zip(self.kernel.shape, centers)])
         u = transposed.apply(padded, 0.0)
         if filter_mode(self.mode) == "constant":
             return u[tuple(inner)].copy(), outside_sum(u, inner)
@@ -103,11 +105,70 @@ class Correlation:
             u, _ = fold(u, axis, c, z.shape[axis], self.mode)
         return u, None
 
+    def _transpose_1d(self, z: np.ndarray) -> tuple[np.ndarray, Any]:
+        """The adjoint of a 1-d correlation without padding the whole cotangent.
+
+        The transposed correlation over the line itself is the correlation of ``z`` with the
+        reversed, conjugated kernel in the ``constant`` mode (``z`` is zero outside the line).
+        Only the ``c`` extended positions before the line and the ``L - 1 - c`` after it are
+        missing; those read ``z`` within a kernel length of each end, so they are computed from
+        two thin slabs. Their values are then folded onto the line (or summed for ``cval``).
+        """
+        axis, L = self.axes[0], self.kernel.size
+        c = self._centers()[0]
+        after = L - 1 - c
+        n = z.shape[axis]
+        flipped = type(self)(np.conj(self.kernel[::-1]), self.axes, "constant", (L - 1 - c - L // 2,))
+        inner = flipped.apply(z, 0.0)
+        moved_z = np.moveaxis(z, axis, 0)
+        edges = []
+        if c:
+            m = min(n, c)
+            slab = np.zeros((c + m, *moved_z.shape[1:]), dtype=z.dtype)
+            slab[c:] = moved_z[:m]
+            edges.append((np.arange(c), np.moveaxis(flipped.apply(np.moveaxis(slab, 0, axis), 0.0), axis, 0)[:c]))
+        if after:
+            m = min(n, after)
+            slab = np.zeros((m + after, *moved_z.shape[1:]), dtype=z.dtype)
+            slab[:m] = moved_z[n - m:]
+            values = np.moveaxis(flipped.apply(np.moveaxis(slab, 0, axis), 0.0), axis, 0)[m:]
+            edges.append((np.arange(c + n, c + n + after), values))
+        if filter_mode(self.mode) == "constant":
+            pad = sum((values.sum() for _, values in edges), start=inner.dtype.type(0))
+            return inner, pad
+        if edges:
+            index = source_indices(n, c, after, self.mode)
+            target = np.moveaxis(inner, axis, 0)  # a view: the sums land in ``inner``
+            for positions, values in edges:
+                for p, value in zip(positions, values):
+                    target[index[p]] += value
+        return inner, None
+
     def extended(self, x: np.ndarray, cval: Any) -> np.ndarray:
         """``x`` extended along ``axes`` by the mode, as the correlation reads it."""
         for axis, L, c in zip(self.axes, self.kernel.shape, self._centers()):
             x = extend(x, axis, c, L - 1 - c, self.mode, cval)
         return x
+
+
+class Uniform(Correlation):
+    """A 1-d correlation with the uniform kernel ``ones(size) / size``, run by ``uniform_filter1d``
+    (a running sum: its cost does not grow with the size).
+
+    Examples
+    --------
+    >>> Uniform.of(3, 0, "nearest", 0).apply(np.array([0.0, 3.0, 6.0]))
+    array([1., 3., 5.])
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, size: int, axis: int, mode: str, origin: int) -> Uniform:
+        return cls(np.full(int(size), 1.0 / int(size)), (axis,), mode, (origin,))
+
+    def apply(self, x: np.ndarray, cval: Any = 0.0, output: Any = None) -> np.ndarray:
+        return ndi.uniform_filter1d(x, self.kernel.size, self.axes[0], output, self.mode, cval, self.origins[0])
 
 
 def outside_sum(u: np.ndarray, inner: Sequence[Any]) -> Any:
@@ -199,7 +260,7 @@ def chain_pushforward(steps: Sequence[Correlation], x: np.ndarray, cval: Any, dx
             base = du if du is not None else np.zeros(u.shape, np.result_type(_tangent_kind(u), dcval))
             terms.append(step.apply(base, 0.0 if dcval is None else dcval))
         if dk is not None:
-            terms.append(Correlation(dk, step.axes, step.mode, step.origins).apply(u, cval))
+            terms.append(Correlation(dk, step.axes, step.mode, step.origins).apply(u, cval, _widened(u, dtype)))
         du = terms[0] if len(terms) == 1 else (terms[0] + terms[1] if terms else None)
         if step is not steps[-1]:
             u = step.apply(u, cval, dtype)
@@ -209,3 +270,68 @@ def chain_pushforward(steps: Sequence[Correlation], x: np.ndarray, cval: Any, dx
 def _tangent_kind(u: np.ndarray) -> np.dtype:
     """The dtype of a tangent of ``u``: its own when floating or complex, else float64."""
     return u.dtype if u.dtype.kind in "fc" else np.dtype(np.float64)
+
+
+class Separable:
+    """Correlations applied one after the other (a separable filter).
+
+    ``dkernels[j]`` is the derivative of step ``j``'s kernel in the parameter ``slots[j]``
+    (the ``sigma`` of its axis: several steps may share one), ``None`` where there is none.
+
+    Examples
+    --------
+    >>> blur = Separable([Correlation(np.array([0.5, 0.5, 0.0]), (0,), "nearest", (0,))])
+    >>> blur.apply(np.array([0.0, 2.0]), 0.0), blur.transpose(np.array([1.0, 0.0]))[0]
+    (array([0., 1.]), array([1., 0.]))
+    """
+
+    __slots__ = ("dkernels", "slots", "steps")
+
+    def __init__(self, steps: Sequence[Correlation], dkernels: Sequence[Any] | None = None,
+                 slots: Sequence[int] | None = None) -> None:
+        self.steps = list(steps)
+        self.dkernels = list(dkernels) if dkernels is not None else [None] * len(self.steps)
+        self.slots = list(slots) if slots is not None else [0] * len(self.steps)
+
+    def apply(self, x: np.ndarray, cval: Any, dtype: Any = None) -> np.ndarray:
+        for step in self.steps:
+            x = step.apply(x, cval, dtype)
+        return x
+
+    def transpose(self, z: np.ndarray) -> tuple[np.ndarray, Any, list[np.ndarray]]:
+        """The cotangents of the input and of ``cval`` (``None`` if no step reads it), and the
+        cotangent of each step's output (what :meth:`parameter_cotangent` needs)."""
+        return chain_transpose(self.steps, z, keep=True)
+
+    def parameter_cotangent(self, x: np.ndarray, cval: Any, outputs: list[np.ndarray], n: int,
+                            dtype: Any = None) -> np.ndarray:
+        """The cotangents of the ``n`` parameters: ``sum_j Re <corr(u_j, dkernel_j), z_j>`` over the
+        steps, ``u_j`` the input of step ``j`` and ``z_j = outputs[j]`` the cotangent of its output
+        (from :meth:`transpose`)."""
+        out = np.zeros(n)
+        if all(d is None for d in self.dkernels):
+            return out
+        u = x
+        for step, dk, slot, zj in zip(self.steps, self.dkernels, self.slots, outputs):
+            if dk is not None:
+                du = Correlation(dk, step.axes, step.mode, step.origins).apply(u, cval, _widened(u, dtype))
+                out[slot] += np.real(np.vdot(du, zj))
+            if step is not self.steps[-1]:
+                u = step.apply(u, cval, dtype)
+        return out
+
+    def pushforward(self, x: np.ndarray, cval: Any, dx: Any, dcval: Any, dparams: Any,
+                    dtype: Any = None) -> Any:
+        """The output tangent (``None`` if every tangent is), ``dparams`` one per parameter or ``None``."""
+        dkernels = None
+        if dparams is not None:
+            dparams = np.atleast_1d(np.asarray(dparams, dtype=np.float64))
+            dkernels = [None if dk is None else dk * dparams[slot] for dk, slot in zip(self.dkernels, self.slots)]
+        return chain_pushforward(self.steps, x, cval, dx, dcval, dkernels, dtype)
+
+
+def _widened(u: np.ndarray, dtype: Any) -> Any:
+    """The output dtype of a derivative term: the intermediates' dtype, never an integer one."""
+    if dtype is not None and np.dtype(dtype).kind in "fc":
+        return dtype
+    return _tangent_kind(u)

@@ -11,7 +11,7 @@ computation).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,7 @@ def memoized(memo: dict[str, Any], key: str, compute: Callable[[], Any]) -> Any:
 
 
 def make_pullback(f: Any, label: str, y: Any, values: Sequence[Any],
-                  cotangents: dict[int, Cotangent]) -> Callable[[Any], tuple[Any, ...]]:
+                  cotangents: Mapping[int, Cotangent]) -> Callable[[Any], tuple[Any, ...]]:
     """The pullback of ``f`` at the call whose positional parameters are ``values``.
 
     Parameters
