@@ -831,6 +831,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.ndimage:prewitt',
         'scipy.ndimage:sobel',
     ],
+    'chainrules.rulesets.ndimage.fourier': [
+        'scipy.ndimage:fourier_ellipsoid',
+        'scipy.ndimage:fourier_gaussian',
+        'scipy.ndimage:fourier_shift',
+        'scipy.ndimage:fourier_uniform',
+    ],
     'chainrules.rulesets.ndimage.smoothing': [
         'scipy.ndimage:gaussian_filter',
         'scipy.ndimage:gaussian_filter1d',
