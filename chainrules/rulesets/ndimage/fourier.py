@@ -96,8 +96,7 @@ def fourier_factor(kind: str, shape: tuple[int, ...], parameters: list[float], n
             derivatives.append(f * k * k * (-4.0 * np.pi ** 2 * sigma / length ** 2))
         return _product(factors, derivatives)
     if kind == "uniform":
-        factors: list[np.ndarray] = []
-        derivatives: list[Any] = []
+        factors, derivatives = [], []
         for (k, length), size, dim in zip(freqs, parameters, shape):
             if dim <= 1:
                 factors.append(np.ones(k.shape))
