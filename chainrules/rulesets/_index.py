@@ -837,6 +837,18 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.ndimage:fourier_shift',
         'scipy.ndimage:fourier_uniform',
     ],
+    'chainrules.rulesets.ndimage.measurements': [
+        'scipy.ndimage:center_of_mass',
+        'scipy.ndimage:extrema',
+        'scipy.ndimage:maximum',
+        'scipy.ndimage:mean',
+        'scipy.ndimage:median',
+        'scipy.ndimage:minimum',
+        'scipy.ndimage:standard_deviation',
+        'scipy.ndimage:sum',
+        'scipy.ndimage:sum_labels',
+        'scipy.ndimage:variance',
+    ],
     'chainrules.rulesets.ndimage.morphology': [
         'scipy.ndimage:black_tophat',
         'scipy.ndimage:grey_closing',
