@@ -841,6 +841,16 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.ndimage:fourier_shift',
         'scipy.ndimage:fourier_uniform',
     ],
+    'chainrules.rulesets.ndimage.interpolation': [
+        'scipy.ndimage:affine_transform',
+        'scipy.ndimage:geometric_transform',
+        'scipy.ndimage:map_coordinates',
+        'scipy.ndimage:rotate',
+        'scipy.ndimage:shift',
+        'scipy.ndimage:spline_filter',
+        'scipy.ndimage:spline_filter1d',
+        'scipy.ndimage:zoom',
+    ],
     'chainrules.rulesets.ndimage.measurements': [
         'scipy.ndimage:center_of_mass',
         'scipy.ndimage:extrema',
