@@ -613,6 +613,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.interpolate.ppoly': [
+        'scipy.interpolate._interpolate:PPoly.antiderivative',
+        'scipy.interpolate._interpolate:PPoly.derivative',
+        'scipy.interpolate._interpolate:PPoly.integrate',
+        'scipy.interpolate._interpolate:_PPolyBase.__call__',
+        'scipy.interpolate:PPoly',
+    ],
     'chainrules.rulesets.linalg.balancing': [
         'scipy.linalg:matrix_balance',
     ],

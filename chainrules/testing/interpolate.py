@@ -1,0 +1,64 @@
+"""Finite differences and random tangents for SciPy's interpolator objects.
+
+Imported the first time a ``scipy.interpolate`` object is flattened (see
+:data:`chainrules.testing.tree._PROVIDERS`), this module registers each interpolator class
+with :func:`~chainrules.testing.tree.register_tree_node`, so that the finite differences,
+``rand_tangent`` and the testers perturb exactly the arrays the object is made of, and
+build ``Tangent`` s with the fields the rules use:
+
+* ``PPoly`` and its subclasses (``CubicSpline``, ``CubicHermiteSpline``,
+  ``PchipInterpolator``, ``Akima1DInterpolator``): ``c`` (in SciPy's stored layout,
+  ``(order + 1, intervals, ...)``) and the breakpoints ``x``;
+* ``BSpline``: the knots ``t`` and the coefficients ``c``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from scipy.interpolate import PPoly
+>>> from chainrules.testing import tree_flatten
+>>> leaves, treedef = tree_flatten(PPoly(np.ones((2, 1)), np.array([0.0, 1.0])))
+>>> [leaf.shape for leaf in leaves]
+[(2, 1), (2,)]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import scipy.interpolate as si
+
+from chainrules.testing.tree import register_tree_node
+from chainrules_core import AbstractZero, Tangent, ZeroTangent
+
+__all__: list[str] = []
+
+
+def _fields_of(dx: Any, names: tuple[str, ...]) -> list[Any]:
+    """A tangent's fields in order: from a ``Tangent``, a zero, or an object with those attributes."""
+    if isinstance(dx, AbstractZero):
+        return [ZeroTangent()] * len(names)
+    return [getattr(dx, name, ZeroTangent()) for name in names]
+
+
+def _register(cls: type, names: tuple[str, ...], statics: tuple[str, ...], rebuild: Any) -> None:
+    def flatten(obj: Any) -> tuple[list[Any], Any]:
+        return [getattr(obj, name) for name in names], (type(obj), tuple(getattr(obj, s) for s in statics))
+
+    def unflatten(aux: Any, children: list[Any]) -> Any:
+        kind, static = aux
+        return rebuild(kind, children, static)
+
+    def flatten_tangent(dx: Any, aux: Any) -> list[Any]:
+        return _fields_of(dx, names)
+
+    def unflatten_tangent(aux: Any, children: list[Any]) -> Any:
+        return Tangent(aux[0], **dict(zip(names, children)))
+
+    register_tree_node(cls, flatten, unflatten, flatten_tangent=flatten_tangent,
+                       unflatten_tangent=unflatten_tangent)
+
+
+_register(si.PPoly, ("c", "x"), ("extrapolate", "axis"),
+          lambda kind, ch, st: kind.construct_fast(ch[0], ch[1], *st))
+_register(si.BSpline, ("t", "c"), ("k", "extrapolate", "axis"),
+          lambda kind, ch, st: kind.construct_fast(ch[0], ch[1], *st))
