@@ -613,6 +613,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.interpolate.cubic': [
+        'scipy.interpolate:Akima1DInterpolator',
+        'scipy.interpolate:CubicHermiteSpline',
+        'scipy.interpolate:CubicSpline',
+        'scipy.interpolate:PchipInterpolator',
+        'scipy.interpolate:pchip_interpolate',
+    ],
     'chainrules.rulesets.interpolate.ppoly': [
         'scipy.interpolate._interpolate:PPoly.antiderivative',
         'scipy.interpolate._interpolate:PPoly.derivative',
