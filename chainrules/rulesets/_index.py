@@ -613,6 +613,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:tan',
         'numpy:unwrap',
     ],
+    'chainrules.rulesets.interpolate.bspline': [
+        'scipy.interpolate._bsplines:BSpline.__call__',
+        'scipy.interpolate._bsplines:BSpline.antiderivative',
+        'scipy.interpolate._bsplines:BSpline.derivative',
+        'scipy.interpolate._bsplines:BSpline.integrate',
+        'scipy.interpolate:BSpline',
+    ],
     'chainrules.rulesets.interpolate.cubic': [
         'scipy.interpolate:Akima1DInterpolator',
         'scipy.interpolate:CubicHermiteSpline',
@@ -626,6 +633,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.interpolate._interpolate:PPoly.integrate',
         'scipy.interpolate._interpolate:_PPolyBase.__call__',
         'scipy.interpolate:PPoly',
+    ],
+    'chainrules.rulesets.interpolate.splines': [
+        'scipy.interpolate:make_interp_spline',
+        'scipy.interpolate:make_lsq_spline',
+        'scipy.interpolate:make_smoothing_spline',
     ],
     'chainrules.rulesets.linalg.balancing': [
         'scipy.linalg:matrix_balance',
