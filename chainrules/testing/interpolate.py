@@ -9,7 +9,9 @@ build ``Tangent`` s with the fields the rules use:
 * ``PPoly`` and its subclasses (``CubicSpline``, ``CubicHermiteSpline``,
   ``PchipInterpolator``, ``Akima1DInterpolator``): ``c`` (in SciPy's stored layout,
   ``(order + 1, intervals, ...)``) and the breakpoints ``x``;
-* ``BSpline``: the knots ``t`` and the coefficients ``c``.
+* ``BSpline``: the knots ``t`` and the coefficients ``c``;
+* ``UnivariateSpline`` and its subclasses: the knots ``t`` and the coefficients ``c`` of
+  FITPACK's ``(t, c, k)`` (``_eval_args``).
 
 Examples
 --------
@@ -62,3 +64,18 @@ _register(si.PPoly, ("c", "x"), ("extrapolate", "axis"),
           lambda kind, ch, st: kind.construct_fast(ch[0], ch[1], *st))
 _register(si.BSpline, ("t", "c"), ("k", "extrapolate", "axis"),
           lambda kind, ch, st: kind.construct_fast(ch[0], ch[1], *st))
+
+
+def _fitpack_flatten(obj: Any) -> tuple[list[Any], Any]:
+    t, c, k = obj._eval_args
+    return [t, c], (type(obj), (k, obj.ext))
+
+
+def _fitpack_unflatten(aux: Any, children: list[Any]) -> Any:
+    kind, (k, ext) = aux
+    return kind._from_tck((children[0], children[1], k), ext)
+
+
+register_tree_node(si.UnivariateSpline, _fitpack_flatten, _fitpack_unflatten,
+                   flatten_tangent=lambda dx, aux: _fields_of(dx, ("t", "c")),
+                   unflatten_tangent=lambda aux, children: Tangent(aux[0], t=children[0], c=children[1]))

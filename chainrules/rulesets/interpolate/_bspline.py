@@ -438,8 +438,8 @@ class BSplineIntegral:
             else:
                 terms += [(1.0, ve), (-1.0, v_wrapped), (1.0, vs + v_wrapped + v_left - ve), (-1.0, vs)]
         elif not extrapolate:
-            lo = va if a > ts else vs
-            hi = vb if b < te else ve
+            lo = va if a >= ts else vs  # on an end: the side inside the base interval
+            hi = vb if b <= te else ve
             terms += [(1.0, hi), (-1.0, lo)]
         else:
             terms += [(1.0, vb), (-1.0, va)]

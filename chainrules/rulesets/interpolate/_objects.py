@@ -47,10 +47,31 @@ from chainrules_core import (
 from chainrules_core.projection import StructuralProjector
 from chainrules_core.rules import _callable_name
 
-__all__ = ["FIELDS", "fields_of", "object_fields", "object_tangent", "read_object"]
+__all__ = ["FIELDS", "field_value", "fields_of", "object_fields", "object_tangent", "read_object"]
 
-FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c")}
+FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c"), si.UnivariateSpline: ("t", "c")}
 """The differentiated fields of each interpolator class (its subclasses inherit them)."""
+
+_GETTERS: dict[type, Any] = {si.UnivariateSpline: lambda obj, name: obj._eval_args[("t", "c").index(name)]}
+"""Classes whose fields are not attributes: how to read them (FITPACK's splines keep ``(t, c, k)`` in
+``_eval_args``; ``get_coeffs`` and ``get_knots`` return only parts of them)."""
+
+
+def field_value(obj: Any, name: str) -> Any:
+    """The value of the differentiated field ``name`` of ``obj``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.interpolate import InterpolatedUnivariateSpline
+    >>> field_value(InterpolatedUnivariateSpline(np.arange(4.0), np.arange(4.0), k=1), "t")
+    array([0., 0., 1., 2., 3., 3.])
+    """
+    for klass in type(obj).__mro__:
+        getter = _GETTERS.get(klass)
+        if getter is not None:
+            return getter(obj, name)
+    return getattr(obj, name)
 
 
 def fields_of(obj: Any) -> tuple[str, ...]:
@@ -71,7 +92,7 @@ def fields_of(obj: Any) -> tuple[str, ...]:
 
 
 def _project_interpolator(obj: Any) -> Any:
-    return StructuralProjector(type(obj), {name: ProjectTo(getattr(obj, name)) for name in fields_of(obj)})
+    return StructuralProjector(type(obj), {name: ProjectTo(field_value(obj, name)) for name in fields_of(obj)})
 
 
 for _cls in FIELDS:
@@ -117,13 +138,13 @@ def read_object(dy: Any, y: Any, f: Any) -> Any:
     elif isinstance(dy, Mapping):
         parts = {n: dy.get(n, ZeroTangent()) for n in names}
     elif isinstance(dy, type(y)):
-        parts = {n: getattr(dy, n) for n in names}
+        parts = {n: field_value(dy, n) for n in names}
     else:
         raise ProjectionError(f"{_name(f)} pullback: output cotangent is a {type(dy).__name__}, expected a Tangent "
                               f"of {type(y).__name__}")
     out: dict[str, Any] = {}
     for n in names:
-        value = read_cotangent(parts[n], getattr(y, n), f, f"output cotangent field {n!r}")
+        value = read_cotangent(parts[n], field_value(y, n), f, f"output cotangent field {n!r}")
         if isinstance(value, NotImplementedTangent):
             return value
         out[n] = None if isinstance(value, AbstractZero) else np.asarray(value)
@@ -181,4 +202,4 @@ def object_tangent(y: Any, values: Mapping[str, Any]) -> Any:
             return value
     if all(values.get(n) is None for n in fields_of(y)):
         return ZeroTangent()
-    return Tangent(type(y), **{n: output_tangent(values.get(n), getattr(y, n)) for n in fields_of(y)})
+    return Tangent(type(y), **{n: output_tangent(values.get(n), field_value(y, n)) for n in fields_of(y)})

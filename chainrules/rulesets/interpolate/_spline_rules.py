@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from chainrules.rulesets.arrays._linear_maps import tangent_array
 from chainrules.rulesets.contractions._multilinear import lazy_cotangent
 from chainrules.rulesets.interpolate._objects import object_tangent, read_object
@@ -22,15 +24,17 @@ from chainrules_core import (
     AbstractZero,
     NoTangent,
     NotImplementedTangent,
+    ProjectionError,
     Tangent,
     ZeroTangent,
     backing,
     cotangent_projector,
     passes_through,
+    read_cotangent,
     unthunk,
 )
 
-__all__ = ["Fit", "fit_frule", "fit_rrule", "part", "read_tangents"]
+__all__ = ["Fit", "fit_frule", "fit_rrule", "part", "read_structure", "read_tangents"]
 
 
 class Fit:
@@ -94,6 +98,8 @@ def part(tangent: Any, index: int) -> Any:
     if tangent is None or isinstance(tangent, AbstractZero):
         return None
     stored = backing(tangent) if isinstance(tangent, Tangent) else tangent
+    if isinstance(stored, np.ndarray) and stored.ndim:
+        return stored[index]
     if not isinstance(stored, (tuple, list)) or index >= len(stored):
         return None
     value = unthunk(stored[index])
@@ -154,3 +160,47 @@ def fit_frule(fit: Fit, tangents: Any, values: Sequence[Any]) -> Any:
     except MissingTangentError as missing:
         return fit.y, missing.tangent
     return fit.y, object_tangent(fit.y, fields)
+
+
+def read_structure(dy: Any, y: Any, f: Any) -> Any:
+    """Read the cotangent of a nested tuple/list output (``splprep``'s ``([t, [c, ...], k], u)``).
+
+    Returns the same nesting as lists, ``None`` for a zero part (and for integers), the
+    array or number of each leaf; a zero or not-implemented cotangent of the whole is
+    returned as it is. Anything else raises a ``ProjectionError`` naming ``f``.
+
+    Examples
+    --------
+    >>> from chainrules_core import NoTangent
+    >>> read_structure(Tangent(tuple, Tangent(list, NoTangent(), 2.0), 1.0), ([1, 3.0], 0.5), "f")
+    [[None, 2.0], 1.0]
+    """
+    dy = unthunk(dy)
+    if isinstance(y, (tuple, list)):
+        if isinstance(dy, (AbstractZero, NotImplementedTangent)):
+            return dy
+        if isinstance(dy, Tangent) and isinstance(backing(dy), (tuple, list)):
+            parts = list(backing(dy))
+        elif isinstance(dy, (tuple, list)):
+            parts = list(dy)
+        else:
+            raise ProjectionError(f"{_name(f)} pullback: output cotangent is a {type(dy).__name__}, expected a "
+                                  f"Tangent of a {type(y).__name__} of {len(y)} parts")
+        if len(parts) != len(y):
+            raise ProjectionError(f"{_name(f)} pullback: output cotangent has {len(parts)} parts, expected "
+                                  f"{len(y)} (one per output part)")
+        out = []
+        for part_dy, part_y in zip(parts, y):
+            value = read_structure(part_dy, part_y, f)
+            out.append(None if isinstance(value, AbstractZero) else value)
+        return out
+    if isinstance(y, (int, np.integer)) and not isinstance(y, bool):
+        return None
+    value = read_cotangent(dy, y, f)
+    return None if isinstance(value, AbstractZero) else value
+
+
+def _name(f: Any) -> str:
+    from chainrules_core.rules import _callable_name
+
+    return f if isinstance(f, str) else _callable_name(f)
