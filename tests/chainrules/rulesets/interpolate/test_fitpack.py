@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import scipy.interpolate as si
 
-import chainrules  # noqa: F401  (registers the rules)
-from chainrules import NotImplementedTangent, NoTangent, ZeroTangent, frule, rrule, unthunk
+import chainrules
+from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, frule, rrule, unthunk
 from chainrules.testing import PrimalAndTangent, rand_tangent, test_frule, test_rrule, vjp
 
 X = np.array([0.0, 0.6, 1.3, 1.9, 2.8, 3.4, 4.1])
