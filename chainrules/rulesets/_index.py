@@ -642,6 +642,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.interpolate:splprep',
         'scipy.interpolate:splrep',
     ],
+    'chainrules.rulesets.interpolate.interp1d': [
+        'scipy.interpolate._polyint:_Interpolator1D.__call__',
+        'scipy.interpolate:interp1d',
+    ],
     'chainrules.rulesets.interpolate.ppoly': [
         'scipy.interpolate._interpolate:PPoly.antiderivative',
         'scipy.interpolate._interpolate:PPoly.derivative',

@@ -10,6 +10,8 @@ build ``Tangent`` s with the fields the rules use:
   ``PchipInterpolator``, ``Akima1DInterpolator``): ``c`` (in SciPy's stored layout,
   ``(order + 1, intervals, ...)``) and the breakpoints ``x``;
 * ``BSpline``: the knots ``t`` and the coefficients ``c``;
+* ``interp1d``: the sorted sites ``x`` and values ``y`` (rebuilt through the constructor, so a
+  spline kind refits);
 * ``UnivariateSpline`` and its subclasses: the knots ``t`` and the coefficients ``c`` of
   FITPACK's ``(t, c, k)`` (``_eval_args``).
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import scipy.interpolate as si
 
 from chainrules.testing.tree import register_tree_node
@@ -74,6 +77,23 @@ def _fitpack_flatten(obj: Any) -> tuple[list[Any], Any]:
 def _fitpack_unflatten(aux: Any, children: list[Any]) -> Any:
     kind, (k, ext) = aux
     return kind._from_tck((children[0], children[1], k), ext)
+
+
+def _interp1d_statics(obj: Any) -> tuple[Any, ...]:
+    kind = obj._kind if obj._kind != "spline" else int(obj._spline.k)
+    fill = obj.fill_value
+    if obj._kind in ("previous", "next") and isinstance(fill, tuple) and obj.bounds_error is False:
+        # SciPy turned fill_value='extrapolate' into (nan, y[-1]) or (y[0], nan): keep it tied to y
+        end = -1 if obj._kind == "previous" else 0
+        if np.array_equal(np.asarray(fill[1 if end == -1 else 0]), np.take(obj.y, end, obj.axis)):
+            fill = "extrapolate"
+    return kind, obj.axis, obj.bounds_error, fill
+
+
+register_tree_node(si.interp1d, lambda obj: ([obj.x, obj.y], (type(obj), _interp1d_statics(obj))),
+                   lambda aux, ch: aux[0](ch[0], ch[1], aux[1][0], aux[1][1], True, aux[1][2], aux[1][3], True),
+                   flatten_tangent=lambda dx, aux: _fields_of(dx, ("x", "y")),
+                   unflatten_tangent=lambda aux, children: Tangent(aux[0], x=children[0], y=children[1]))
 
 
 register_tree_node(si.UnivariateSpline, _fitpack_flatten, _fitpack_unflatten,

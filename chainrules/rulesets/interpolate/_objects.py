@@ -49,7 +49,8 @@ from chainrules_core.rules import _callable_name
 
 __all__ = ["FIELDS", "field_value", "fields_of", "object_fields", "object_tangent", "read_object"]
 
-FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c"), si.UnivariateSpline: ("t", "c")}
+FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c"), si.UnivariateSpline: ("t", "c"),
+                                       si.interp1d: ("x", "y")}
 """The differentiated fields of each interpolator class (its subclasses inherit them)."""
 
 _GETTERS: dict[type, Any] = {si.UnivariateSpline: lambda obj, name: obj._eval_args[("t", "c").index(name)]}
