@@ -642,6 +642,11 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.interpolate:splprep',
         'scipy.interpolate:splrep',
     ],
+    'chainrules.rulesets.interpolate.grid': [
+        'scipy.interpolate._rgi:RegularGridInterpolator.__call__',
+        'scipy.interpolate:RegularGridInterpolator',
+        'scipy.interpolate:interpn',
+    ],
     'chainrules.rulesets.interpolate.interp1d': [
         'scipy.interpolate._polyint:_Interpolator1D.__call__',
         'scipy.interpolate:interp1d',

@@ -12,6 +12,8 @@ build ``Tangent`` s with the fields the rules use:
 * ``BSpline``: the knots ``t`` and the coefficients ``c``;
 * ``interp1d``: the sorted sites ``x`` and values ``y`` (rebuilt through the constructor, so a
   spline kind refits);
+* ``RegularGridInterpolator``: each axis of the grid and the values, as the object keeps them
+  (rebuilt through the constructor; the spline methods with an exact solver);
 * ``UnivariateSpline`` and its subclasses: the knots ``t`` and the coefficients ``c`` of
   FITPACK's ``(t, c, k)`` (``_eval_args``).
 
@@ -94,6 +96,36 @@ register_tree_node(si.interp1d, lambda obj: ([obj.x, obj.y], (type(obj), _interp
                    lambda aux, ch: aux[0](ch[0], ch[1], aux[1][0], aux[1][1], True, aux[1][2], aux[1][3], True),
                    flatten_tangent=lambda dx, aux: _fields_of(dx, ("x", "y")),
                    unflatten_tangent=lambda aux, children: Tangent(aux[0], x=children[0], y=children[1]))
+
+
+def _rgi_flatten(obj: Any) -> tuple[list[Any], Any]:
+    statics = (obj.method, obj.bounds_error, obj.fill_value)
+    return [*obj._grid, obj._values], (type(obj), len(obj._grid), statics)
+
+
+def _rgi_unflatten(aux: Any, children: list[Any]) -> Any:
+    kind, D, (method, bounds_error, fill_value) = aux
+    import scipy.sparse.linalg as ssl
+
+    exact = {"solver": ssl.spsolve} if method in ("slinear", "cubic", "quintic") else {}
+    return kind(tuple(children[:D]), children[D], method, bounds_error, fill_value, **exact)
+
+
+register_tree_node(si.RegularGridInterpolator, _rgi_flatten, _rgi_unflatten,
+                   flatten_tangent=lambda dx, aux: _grid_fields(dx, aux[1]),
+                   unflatten_tangent=lambda aux, children: Tangent(aux[0], grid=Tangent(tuple, *children[:aux[1]]),
+                                                                   values=children[aux[1]]))
+
+
+def _grid_fields(dx: Any, D: int) -> list[Any]:
+    from chainrules_core import backing, unthunk
+
+    grid, values = _fields_of(dx, ("grid", "values"))
+    grid = unthunk(grid)
+    if isinstance(grid, AbstractZero):
+        return [ZeroTangent()] * D + [values]
+    parts = backing(grid) if isinstance(grid, Tangent) else grid
+    return [*parts, values]
 
 
 register_tree_node(si.UnivariateSpline, _fitpack_flatten, _fitpack_unflatten,

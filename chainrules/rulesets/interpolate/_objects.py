@@ -42,6 +42,7 @@ from chainrules_core import (
     ZeroTangent,
     backing,
     read_cotangent,
+    read_cotangents,
     unthunk,
 )
 from chainrules_core.projection import StructuralProjector
@@ -50,10 +51,12 @@ from chainrules_core.rules import _callable_name
 __all__ = ["FIELDS", "field_value", "fields_of", "object_fields", "object_tangent", "read_object"]
 
 FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c"), si.UnivariateSpline: ("t", "c"),
-                                       si.interp1d: ("x", "y")}
+                                       si.interp1d: ("x", "y"), si.RegularGridInterpolator: ("grid", "values")}
 """The differentiated fields of each interpolator class (its subclasses inherit them)."""
 
-_GETTERS: dict[type, Any] = {si.UnivariateSpline: lambda obj, name: obj._eval_args[("t", "c").index(name)]}
+_GETTERS: dict[type, Any] = {si.UnivariateSpline: lambda obj, name: obj._eval_args[("t", "c").index(name)],
+                             si.RegularGridInterpolator: lambda obj, name: tuple(obj._grid) if name == "grid" else
+                             obj._values}
 """Classes whose fields are not attributes: how to read them (FITPACK's splines keep ``(t, c, k)`` in
 ``_eval_args``; ``get_coeffs`` and ``get_knots`` return only parts of them)."""
 
@@ -145,7 +148,14 @@ def read_object(dy: Any, y: Any, f: Any) -> Any:
                               f"of {type(y).__name__}")
     out: dict[str, Any] = {}
     for n in names:
-        value = read_cotangent(parts[n], field_value(y, n), f, f"output cotangent field {n!r}")
+        primal = field_value(y, n)
+        if isinstance(primal, tuple):  # a tuple of arrays (a grid): a list with None for zero parts
+            value = read_cotangents(parts[n], primal, f)
+            if isinstance(value, NotImplementedTangent):
+                return value
+            out[n] = None if isinstance(value, AbstractZero) else [None if v is None else np.asarray(v) for v in value]
+            continue
+        value = read_cotangent(parts[n], primal, f, f"output cotangent field {n!r}")
         if isinstance(value, NotImplementedTangent):
             return value
         out[n] = None if isinstance(value, AbstractZero) else np.asarray(value)
@@ -179,6 +189,16 @@ def object_fields(tangent: Any, obj: Any) -> Any:
         value = unthunk(value)
         if isinstance(value, NotImplementedTangent):
             return value
+        if isinstance(field_value(obj, n), tuple) and value is not None and not isinstance(value, AbstractZero):
+            parts = backing(value) if isinstance(value, Tangent) else value
+            entries = [unthunk(v) for v in parts]
+            for v in entries:
+                if isinstance(v, NotImplementedTangent):
+                    return v
+            out[n] = [None if v is None or isinstance(v, AbstractZero) else np.asarray(v) for v in entries]
+            if all(v is None for v in out[n]):
+                out[n] = None
+            continue
         out[n] = None if value is None or isinstance(value, AbstractZero) else np.asarray(value)
     if all(v is None for v in out.values()):
         return None
@@ -203,4 +223,12 @@ def object_tangent(y: Any, values: Mapping[str, Any]) -> Any:
             return value
     if all(values.get(n) is None for n in fields_of(y)):
         return ZeroTangent()
-    return Tangent(type(y), **{n: output_tangent(values.get(n), field_value(y, n)) for n in fields_of(y)})
+    return Tangent(type(y), **{n: _field_tangent(values.get(n), field_value(y, n)) for n in fields_of(y)})
+
+
+def _field_tangent(value: Any, primal: Any) -> Any:
+    if isinstance(primal, tuple):
+        if value is None:
+            return ZeroTangent()
+        return Tangent(tuple, *(output_tangent(v, p) for v, p in zip(value, primal)))
+    return output_tangent(value, primal)
