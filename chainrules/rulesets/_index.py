@@ -658,6 +658,13 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.interpolate._interpolate:_PPolyBase.__call__',
         'scipy.interpolate:PPoly',
     ],
+    'chainrules.rulesets.interpolate.rbf': [
+        'scipy.interpolate._rbfinterp:RBFInterpolator.__call__',
+        'scipy.interpolate:RBFInterpolator',
+    ],
+    'chainrules.rulesets.interpolate.scattered': [
+        'scipy.interpolate:griddata',
+    ],
     'chainrules.rulesets.interpolate.splines': [
         'scipy.interpolate:make_interp_spline',
         'scipy.interpolate:make_lsq_spline',

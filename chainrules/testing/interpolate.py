@@ -14,6 +14,8 @@ build ``Tangent`` s with the fields the rules use:
   spline kind refits);
 * ``RegularGridInterpolator``: each axis of the grid and the values, as the object keeps them
   (rebuilt through the constructor; the spline methods with an exact solver);
+* ``RBFInterpolator``: its sites ``y``, values (``d``, as the field ``values``), ``smoothing`` and
+  ``epsilon`` (rebuilt through the constructor);
 * ``UnivariateSpline`` and its subclasses: the knots ``t`` and the coefficients ``c`` of
   FITPACK's ``(t, c, k)`` (``_eval_args``).
 
@@ -126,6 +128,25 @@ def _grid_fields(dx: Any, D: int) -> list[Any]:
         return [ZeroTangent()] * D + [values]
     parts = backing(grid) if isinstance(grid, Tangent) else grid
     return [*parts, values]
+
+
+def _rbf_flatten(obj: Any) -> tuple[list[Any], Any]:
+    powers = np.asarray(obj.powers)
+    degree = int(powers.sum(axis=1).max()) if powers.size else -1
+    d = np.asarray(obj.d).view(obj.d_dtype).reshape((np.shape(obj.y)[0],) + tuple(obj.d_shape))
+    return [obj.y, d, obj.smoothing, float(obj.epsilon)], (type(obj), (obj.neighbors, obj.kernel, degree))
+
+
+def _rbf_unflatten(aux: Any, children: list[Any]) -> Any:
+    kind, (neighbors, kernel, degree) = aux
+    y, d, smoothing, epsilon = children
+    return kind(y, d, neighbors, smoothing, kernel, epsilon, degree)
+
+
+register_tree_node(si.RBFInterpolator, _rbf_flatten, _rbf_unflatten,
+                   flatten_tangent=lambda dx, aux: _fields_of(dx, ("y", "values", "smoothing", "epsilon")),
+                   unflatten_tangent=lambda aux, ch: Tangent(aux[0], y=ch[0], values=ch[1], smoothing=ch[2],
+                                                             epsilon=ch[3]))
 
 
 register_tree_node(si.UnivariateSpline, _fitpack_flatten, _fitpack_unflatten,

@@ -51,12 +51,22 @@ from chainrules_core.rules import _callable_name
 __all__ = ["FIELDS", "field_value", "fields_of", "object_fields", "object_tangent", "read_object"]
 
 FIELDS: dict[type, tuple[str, ...]] = {si.PPoly: ("c", "x"), si.BSpline: ("t", "c"), si.UnivariateSpline: ("t", "c"),
-                                       si.interp1d: ("x", "y"), si.RegularGridInterpolator: ("grid", "values")}
+                                       si.interp1d: ("x", "y"), si.RegularGridInterpolator: ("grid", "values"),
+                                       si.RBFInterpolator: ("y", "values", "smoothing", "epsilon")}
 """The differentiated fields of each interpolator class (its subclasses inherit them)."""
 
 _GETTERS: dict[type, Any] = {si.UnivariateSpline: lambda obj, name: obj._eval_args[("t", "c").index(name)],
                              si.RegularGridInterpolator: lambda obj, name: tuple(obj._grid) if name == "grid" else
-                             obj._values}
+                             obj._values,
+                             si.RBFInterpolator: lambda obj, name: _rbf_field(obj, name)}
+
+
+def _rbf_field(obj: Any, name: str) -> Any:
+    """``RBFInterpolator`` keeps its values ``d`` flattened (complex ones as a float view): the field ``values``
+    gives them back in their shape and dtype."""
+    if name == "values":
+        return np.asarray(obj.d).view(obj.d_dtype).reshape((np.shape(obj.y)[0],) + tuple(obj.d_shape))
+    return getattr(obj, name)
 """Classes whose fields are not attributes: how to read them (FITPACK's splines keep ``(t, c, k)`` in
 ``_eval_args``; ``get_coeffs`` and ``get_knots`` return only parts of them)."""
 
