@@ -51,10 +51,12 @@ from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_va
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
+    ProjectionError,
     ProjectTo,
     Sample,
     Tangent,
     ZeroTangent,
+    backing,
     cotangent_projector,
     frule,
     not_implemented,
@@ -63,6 +65,7 @@ from chainrules_core import (
     read_cotangents,
     rrule,
     sample_inputs,
+    unthunk,
 )
 
 __all__ = ["CurveFit", "splev_mode"]
@@ -1346,3 +1349,349 @@ def _univariate_antiderivative_samples(rng: np.random.Generator) -> list[Sample]
 def _univariate_integral_samples(rng: np.random.Generator) -> list[Sample]:
     return [Sample(_univariate(rng), 0.3, 2.4, label="inside"),
             Sample(_univariate(rng), 3.7, -0.6, label="swapped, clipped to the base interval")]
+
+
+# ---- sproot, spalde ------------------------------------------------------------------------------------------
+def _tck_arrays(tck: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    if isinstance(tck, si.BSpline):
+        return np.asarray(tck.t, dtype=np.float64), np.asarray(tck.c, dtype=np.float64), int(tck.k)
+    return np.asarray(tck[0], dtype=np.float64), np.asarray(tck[1], dtype=np.float64), int(tck[2])
+
+
+def _spline_cotangent(tck: Any, tbar: np.ndarray, cbar: np.ndarray) -> Any:
+    if isinstance(tck, si.BSpline):
+        return Tangent(type(tck), t=tbar, c=cbar)
+    return _tck_cotangent(tck, tbar, cbar)
+
+
+def _spline_tangent(dtck: Any, tck: Any) -> tuple[Any, Any]:
+    if isinstance(tck, si.BSpline):
+        fields = object_fields(dtck, tck)
+        if isinstance(fields, NotImplementedTangent):
+            raise MissingTangentError(fields)
+        return (None, None) if fields is None else (fields["t"], fields["c"])
+    return _tck_tangent(dtck, False, 1)
+
+
+@rrule.register(si.sproot)
+def sproot_rrule(tck: Any, mest: Any = 10) -> Any:
+    """Reverse rule of ``sproot``: the roots move as ``dr = -(ds)(r) / s'(r)`` (implicit function theorem).
+
+    Examples
+    --------
+    >>> from chainrules import unthunk
+    >>> x = np.linspace(0.0, 4.0, 9)
+    >>> tck = si.splrep(x, x - 1.5)                        # the line x - 1.5: its root moves with c
+    >>> roots, pullback = rrule(si.sproot, tck)
+    >>> cbar = unthunk(pullback(np.ones(1))[1])[1]
+    >>> roots, round(float(cbar.sum()), 12)             # shifting every c by 1 shifts the line: dr = -1 / s'
+    (array([1.5]), -1.0)
+    """
+    roots = si.sproot(tck, mest)
+    if isinstance(roots, list):
+        return None
+    t, c, k = _tck_arrays(tck)
+    value = SplineEval(t, c[:, None], k, np.asarray(roots), 0, "extrapolate")
+    slope = SplineEval(t, c[:, None], k, np.asarray(roots), 1, "extrapolate").values()[:, 0]
+    project = cotangent_projector(tck)
+
+    def sproot_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, roots, si.sproot)
+        if passes_through(dy):
+            return NoTangent(), project(passed_on(dy)), NoTangent()
+        tbar, cbar, _ = value.transpose((-np.asarray(dy) / slope)[:, None], want_q=False)
+        return NoTangent(), project(_spline_cotangent(tck, tbar, cbar[:, 0])), NoTangent()
+
+    return roots, sproot_pullback
+
+
+@frule.register(si.sproot)
+def sproot_frule(tangents: Any, tck: Any, mest: Any = 10) -> Any:
+    """Forward rule of ``sproot``.
+
+    Examples
+    --------
+    >>> x = np.linspace(0.0, 4.0, 9)
+    >>> tck = si.splrep(x, x - 1.5)
+    >>> dc = np.r_[np.ones(9), np.zeros(4)]              # shifting the line up by 1
+    >>> np.round(frule((NoTangent(), Tangent(tuple, ZeroTangent(), dc, NoTangent())), si.sproot, tck)[1], 12)
+    array([-1.])
+    """
+    roots = si.sproot(tck, mest)
+    if isinstance(roots, list):
+        return None
+    t, c, k = _tck_arrays(tck)
+    try:
+        dt, dc = _spline_tangent(tangents[1], tck)
+    except MissingTangentError as missing:
+        return roots, missing.tangent
+    if dt is None and dc is None:
+        return roots, output_tangent(None, roots)
+    value = SplineEval(t, c[:, None], k, np.asarray(roots), 0, "extrapolate")
+    slope = SplineEval(t, c[:, None], k, np.asarray(roots), 1, "extrapolate").values()[:, 0]
+    moved = value.tangent(None if dt is None else np.asarray(dt, dtype=np.float64),
+                          None if dc is None else np.asarray(dc, dtype=np.float64)[:, None], None)
+    return roots, output_tangent(-moved[:, 0] / slope, roots)
+
+
+@rrule.register(si.spalde)
+def spalde_rrule(x: Any, tck: Any) -> Any:
+    """Reverse rule of ``spalde`` (all derivatives ``0 .. k`` at each point).
+
+    Examples
+    --------
+    >>> from chainrules import unthunk
+    >>> tck = (np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.0, 3.0, 0.0, 0.0]), 1)   # 1 + 2 q
+    >>> d, pullback = rrule(si.spalde, 0.25, tck)
+    >>> d, unthunk(pullback(np.array([1.0, 0.0]))[1])   # d s / dx = s'
+    (array([1.5, 2. ]), 2.0)
+    """
+    if isinstance(tck, si.BSpline) or isinstance(tck[1], (list, tuple)) or np.ndim(tck[1]) > 1:
+        return None
+    y = si.spalde(x, tck)
+    t, c, k = _tck_arrays(tck)
+    points = np.atleast_1d(np.asarray(x, dtype=np.float64))
+    evals = [SplineEval(t, c[:, None], k, points, nu, "extrapolate") for nu in range(k + 1)]
+    as_list = isinstance(y, list)
+    project_x, project_tck = cotangent_projector(x), cotangent_projector(tck)
+
+    def spalde_pullback(dy: Any) -> tuple[Any, ...]:
+        read = read_cotangents(dy, y, si.spalde) if as_list else read_cotangent(dy, y, si.spalde)
+        if passes_through(read):
+            zero = passed_on(read)
+            return NoTangent(), project_x(zero), project_tck(zero)
+        rows = [np.zeros(k + 1) if r is None else np.asarray(r, dtype=np.float64) for r in (
+            read if as_list else [read])]
+        table = np.stack(rows)                                  # (points, k + 1)
+        xbar, tbar, cbar = np.zeros(points.size), np.zeros(t.size), np.zeros(c.size)
+        for nu, evaluation in enumerate(evals):
+            tb, cb, qb = evaluation.transpose(table[:, nu:nu + 1])
+            xbar, tbar, cbar = xbar + qb, tbar + tb, cbar + cb[:, 0]
+        xbar_out = xbar.reshape(np.shape(x)) if np.ndim(x) else float(xbar[0])
+        return NoTangent(), project_x(xbar_out), project_tck(_tck_cotangent(tck, tbar, cbar))
+
+    return y, spalde_pullback
+
+
+@frule.register(si.spalde)
+def spalde_frule(tangents: Any, x: Any, tck: Any) -> Any:
+    """Forward rule of ``spalde``.
+
+    Examples
+    --------
+    >>> tck = (np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.0, 3.0, 0.0, 0.0]), 1)
+    >>> frule((NoTangent(), 1.0, ZeroTangent()), si.spalde, 0.25, tck)[1]
+    array([2., 0.])
+    """
+    if isinstance(tck, si.BSpline) or isinstance(tck[1], (list, tuple)) or np.ndim(tck[1]) > 1:
+        return None
+    y = si.spalde(x, tck)
+    t, c, k = _tck_arrays(tck)
+    points = np.atleast_1d(np.asarray(x, dtype=np.float64))
+    dx = tangent_value(tangents[1])
+    try:
+        dt, dc = _tck_tangent(tangents[2], False, 1)
+    except MissingTangentError as missing:
+        return y, missing.tangent
+    if isinstance(dx, NotImplementedTangent):
+        return y, dx
+    dq = None if dx is None else np.atleast_1d(np.asarray(dx, dtype=np.float64))
+    dtt = None if dt is None else np.asarray(dt, dtype=np.float64)
+    dcc = None if dc is None else np.asarray(dc, dtype=np.float64)[:, None]
+    columns = []
+    for nu in range(k + 1):
+        moved = SplineEval(t, c[:, None], k, points, nu, "extrapolate").tangent(dtt, dcc, dq)
+        columns.append(np.zeros(points.size) if moved is None else moved[:, 0])
+    table = np.stack(columns, axis=1)
+    if isinstance(y, list):
+        return y, Tangent(list, *[output_tangent(row, out) for row, out in zip(table, y)])
+    return y, output_tangent(table[0], y)
+
+
+# ---- make_splrep, make_splprep -----------------------------------------------------------------------------------
+_KNOTS_GIVEN = ("make_splrep/make_splprep are differentiated for s=0 without t (interpolation); with knots or "
+                "smoothing use make_lsq_spline / make_smoothing_spline")
+
+
+class _MakeSplrepFit(Fit):
+    """``make_splrep(x, y, s=0)``: FITPACK's interpolating spline as a ``BSpline`` (``xb``/``xe`` held)."""
+
+    def __init__(self, x: Any, y: Any, kwargs: dict[str, Any]) -> None:
+        self.y = si.make_splrep(x, y, **kwargs)
+        self.differentiated = (0, 1)
+        self.reason = None
+        if kwargs.get("s", 0) != 0 or kwargs.get("t") is not None or kwargs.get("bc_type") is not None:
+            self.reason = _KNOTS_GIVEN if kwargs.get("bc_type") is None else _PERIODIC
+            return
+        c, t = np.asarray(self.y.c), np.asarray(self.y.t)
+        # SciPy 1.17 builds the interpolating knots from x even when xb/xe are given: read the ends off t
+        xb, xe = kwargs.get("xb"), kwargs.get("xe")
+        xb = xb if xb is not None and t[0] == xb else None
+        xe = xe if xe is not None and t[-1] == xe else None
+        self.core = CurveFit(np.asarray(x), np.asarray(y, dtype=np.float64)[:, None], None, xb, xe, int(self.y.k),
+                             None, t, c[:, None])
+
+    def forward(self, tangents: dict[int, Any]) -> dict[str, Any]:
+        if self.reason is not None:
+            return {"c": not_implemented(self.reason)}
+        dy = tangents.get(1)
+        dt, dc = self.core.forward(tangents.get(0), None if dy is None else np.asarray(dy)[:, None], None, None,
+                                   None, None)
+        return {"t": dt, "c": None if dc is None else dc[:, 0]}
+
+    def backward(self, cotangents: dict[str, Any]) -> dict[int, Any]:
+        if self.reason is not None:
+            missing = not_implemented(self.reason)
+            return {0: missing, 1: missing}
+        cbar = cotangents.get("c")
+        back = self.core.backward(cotangents.get("t"), None if cbar is None else np.asarray(cbar)[:, None])
+        return {0: back["x"], 1: back["y"][:, 0]}
+
+
+@rrule.register(si.make_splrep)
+def make_splrep_rrule(x: Any, y: Any, **kwargs: Any) -> Any:
+    """Reverse rule of ``make_splrep`` (``s=0``: interpolation): the sites and the values.
+
+    Examples
+    --------
+    >>> from chainrules import unthunk
+    >>> x = np.arange(6.0)
+    >>> b, pullback = rrule(si.make_splrep, x, x ** 2)
+    >>> cbar = np.zeros(6); cbar[0] = 1.0                  # c[0] is the value at x[0]
+    >>> np.round(unthunk(pullback(Tangent(si.BSpline, c=cbar))[2]), 12) + 0.0
+    array([1., 0., 0., 0., 0., 0.])
+    """
+    fit = _MakeSplrepFit(x, y, kwargs)
+    return fit_rrule(si.make_splrep, "make_splrep", fit, [x, y])
+
+
+@frule.register(si.make_splrep)
+def make_splrep_frule(tangents: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """Forward rule of ``make_splrep``.
+
+    Examples
+    --------
+    >>> x = np.arange(6.0)
+    >>> np.round(frule((NoTangent(), ZeroTangent(), np.ones(6)), si.make_splrep, x, x ** 2)[1].c, 12) + 0.0
+    array([1., 1., 1., 1., 1., 1.])
+    """
+    return fit_frule(_MakeSplrepFit(x, y, kwargs), tangents, [x, y])
+
+
+@rrule.register(si.make_splprep)
+def make_splprep_rrule(x: Any, **kwargs: Any) -> Any:
+    """Reverse rule of ``make_splprep`` (``s=0``): the points, through the spline and the chord-length ``u``.
+
+    Examples
+    --------
+    >>> from chainrules import unthunk
+    >>> x = np.array([[0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0]])
+    >>> (spline, u), pullback = rrule(si.make_splprep, x, k=1)
+    >>> xbar = unthunk(pullback(Tangent(tuple, Tangent(si.BSpline, c=np.ones((4, 2))), ZeroTangent()))[1])
+    >>> np.round(xbar, 12) + 0.0                         # c = the points (k = 1): a translation
+    array([[1., 1., 1., 1.],
+           [1., 1., 1., 1.]])
+    """
+    result = si.make_splprep(x, **kwargs)
+    spline, u = result
+    reason = None
+    if kwargs.get("s", 0) != 0 or kwargs.get("t") is not None or kwargs.get("bc_type") is not None:
+        reason = _KNOTS_GIVEN
+    points = np.atleast_2d(np.asarray(x, dtype=np.float64)) if not isinstance(x, list) else \
+        np.stack([np.asarray(a, dtype=np.float64) for a in x])
+    project_x = cotangent_projector(x)
+    if reason is None:
+        chord = None if kwargs.get("u") is not None else _ChordLength(points)
+        core = CurveFit(np.asarray(u, dtype=np.float64), points.T, None, kwargs.get("ub"), kwargs.get("ue"),
+                        int(spline.k), None, np.asarray(spline.t), np.asarray(spline.c))
+
+    def make_splprep_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if passes_through(dy):
+            return NoTangent(), project_x(passed_on(dy))
+        if isinstance(dy, Tangent) and isinstance(backing(dy), tuple) and len(backing(dy)) == 2:
+            spline_part, u_part = backing(dy)
+        elif isinstance(dy, tuple) and len(dy) == 2:
+            spline_part, u_part = dy
+        else:
+            raise ProjectionError(f"scipy.interpolate.make_splprep pullback: output cotangent is a "
+                                  f"{type(dy).__name__}, expected a Tangent of a tuple (BSpline, u)")
+        read = read_object(spline_part, spline, si.make_splprep)
+        ubar = read_cotangent(u_part, u, si.make_splprep)
+        for part_read in (read, ubar):
+            if isinstance(part_read, NotImplementedTangent):
+                return NoTangent(), project_x(part_read)
+        if reason is not None:
+            return NoTangent(), project_x(not_implemented(reason))
+        read = {"t": None, "c": None} if passes_through(read) else read
+        back = core.backward(read["t"], read["c"])
+        xbar = back["y"].T.copy()
+        if chord is not None:
+            total_u = back["x"] + (0.0 if passes_through(ubar) else np.asarray(ubar))
+            xbar = xbar + chord.transpose(total_u)
+        return NoTangent(), project_x(xbar.reshape(np.shape(points)) if not isinstance(x, list) else
+                                      Tangent(list, *xbar))
+
+    return result, make_splprep_pullback
+
+
+@frule.register(si.make_splprep)
+def make_splprep_frule(tangents: Any, x: Any, **kwargs: Any) -> Any:
+    """Forward rule of ``make_splprep``.
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0]])
+    >>> (spline, u), (dspline, du) = frule((NoTangent(), np.ones((2, 4))), si.make_splprep, x, k=1)
+    >>> dspline.c[:, 0]
+    array([1., 1., 1., 1.])
+    """
+    result = si.make_splprep(x, **kwargs)
+    spline, u = result
+    dx = unthunk(tangents[1])
+    if isinstance(dx, NotImplementedTangent):
+        return result, dx
+    if dx is None or passes_through(dx):
+        return result, ZeroTangent()
+    if kwargs.get("s", 0) != 0 or kwargs.get("t") is not None or kwargs.get("bc_type") is not None:
+        return result, not_implemented(_KNOTS_GIVEN)
+    points = np.atleast_2d(np.asarray(x, dtype=np.float64)) if not isinstance(x, list) else \
+        np.stack([np.asarray(a, dtype=np.float64) for a in x])
+    if isinstance(x, list):
+        dx = np.stack([np.zeros(np.shape(a)) if part(dx, i) is None else np.asarray(part(dx, i), dtype=np.float64)
+                       for i, a in enumerate(x)])
+    dpoints = np.atleast_2d(np.asarray(dx, dtype=np.float64))
+    chord = None if kwargs.get("u") is not None else _ChordLength(points)
+    du = None if chord is None else chord.tangent(dpoints)
+    core = CurveFit(np.asarray(u, dtype=np.float64), points.T, None, kwargs.get("ub"), kwargs.get("ue"),
+                    int(spline.k), None, np.asarray(spline.t), np.asarray(spline.c))
+    dt, dc = core.forward(du, dpoints.T, None, None, None, None)
+    return result, Tangent(tuple, object_tangent(spline, {"t": dt, "c": dc}), output_tangent(du, u))
+
+
+@sample_inputs(si.sproot)
+def _sproot_samples(rng: np.random.Generator) -> list[Sample]:
+    t = _distinct_tck(rng)[0]
+    c = np.array([-1.3, -0.9, 0.8, -0.6, 0.9, 1.4])      # crossing zero three times in [t_k, t_n] = [0, 3]
+    return [Sample((t, np.r_[c, np.zeros(4)], 3), label="a tck with three roots"),
+            Sample(si.BSpline(t, c, 3), label="a BSpline")]
+
+
+@sample_inputs(si.spalde)
+def _spalde_samples(rng: np.random.Generator) -> list[Sample]:
+    return [Sample(1.3, _distinct_tck(rng), label="one point"),
+            Sample(np.array([0.4, 1.3, 2.6]), _distinct_tck(rng), label="several points: a list")]
+
+
+@sample_inputs(si.make_splrep)
+def _make_splrep_samples(rng: np.random.Generator) -> list[Sample]:
+    y = _values(rng)
+    return [Sample(_X, y, label="interpolation"), Sample(_X, y, fkwargs={"k": 5, "xb": -0.5}, label="k=5, xb"),
+            Sample(_X, y, fkwargs={"s": 0.3}, label="smoothing (not implemented)")]
+
+
+@sample_inputs(si.make_splprep)
+def _make_splprep_samples(rng: np.random.Generator) -> list[Sample]:
+    points = np.stack([np.cos(_X), np.sin(1.3 * _X)]) + 0.05 * rng.standard_normal((2, 7))
+    return [Sample(points, label="chord-length parameters"),
+            Sample(points, fkwargs={"u": np.linspace(0.0, 1.0, 7), "k": 2}, label="given parameters, k=2")]
