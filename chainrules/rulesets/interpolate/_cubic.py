@@ -170,6 +170,7 @@ class CubicSplineSlopes:
         n = self.n
         self.unknowns = n - 1 if self.periodic and n > 2 else n
         self._lu: Any = None
+        self._cached: Any = None
 
     # Every row is a list of (kind, index, coefficient array or scalar) for the partials
     # dR/ds, dR/dh, dR/dm, dR/dv; its value is sum(ds-part * s) - rhs. Rows are built from the
@@ -235,16 +236,78 @@ class CubicSplineSlopes:
         # -6 m_{n-2} + 2 s_{n-2} + 4 s_{n-1} - v h_{n-2} = 0
         return {"s": {n - 2: 2.0, n - 1: 4.0}, "h": {n - 2: -v + 0 * m[n - 2]}, "m": {n - 2: -6.0}, "v": -h[n - 2]}
 
+    # The rows as triplets, interior rows built at once (the end rows and the special cases of two
+    # and three points from the row dictionaries above): dR/ds (values), dR/dh (values over T),
+    # dR/dm (values) and dR/dv (row, value over T) for each end.
+    def _triplets(self) -> dict[str, Any]:
+        if self._cached is not None:
+            return self._cached
+        n, h, m, s = self.n, self.h, self.m, self.s
+        parts: dict[str, list[Any]] = {k: [] for k in ("sr", "sc", "sv", "hr", "hc", "hv", "mr", "mc", "mv")}
+        v_rows: list[tuple[int, int, Any]] = []
+        special = n <= 3
+        if special:
+            rows = self._rows()
+            dict_rows = list(enumerate(rows))
+        else:
+            if self.periodic:
+                i = np.arange(n - 1)
+                left, right = (i - 1) % (n - 1), i
+                prev, mid, nxt, row = (i - 1) % (n - 1), i, (i + 1) % (n - 1), i
+                dict_rows = []
+            else:
+                i = np.arange(1, n - 1)
+                left, right, prev, mid, nxt, row = i - 1, i, i - 1, i, i + 1, i
+                dict_rows = [(0, self._end_row(0, self.bc[0])), (n - 1, self._end_row(1, self.bc[1]))]
+            hl, hr = h[left], h[right]
+            # h_r s_prev + 2 (h_l + h_r) s_mid + h_l s_next - 3 (h_r m_l + h_l m_r) = 0
+            parts["sr"] += [row, row, row]
+            parts["sc"] += [prev, mid, nxt]
+            parts["sv"] += [hr, 2 * (hl + hr), hl]
+            parts["hr"] += [row, row]
+            parts["hc"] += [left, right]
+            parts["hv"] += [2 * s[mid] + s[nxt] - 3 * m[right], s[prev] + 2 * s[mid] - 3 * m[left]]
+            parts["mr"] += [row, row]
+            parts["mc"] += [left, right]
+            parts["mv"] += [-3 * hr, -3 * hl]
+        T = self.s.shape[1:]
+        for r, entry in dict_rows:
+            for j, c in entry["s"].items():
+                parts["sr"].append(np.array([r]))
+                parts["sc"].append(np.array([j]))
+                parts["sv"].append(np.array([float(c)]))
+            for j, c in entry["h"].items():
+                parts["hr"].append(np.array([r]))
+                parts["hc"].append(np.array([j]))
+                parts["hv"].append(np.broadcast_to(np.asarray(c), T)[None])
+            for j, c in entry["m"].items():
+                parts["mr"].append(np.array([r]))
+                parts["mc"].append(np.array([j]))
+                parts["mv"].append(np.array([float(c)]))
+            if entry["v"] is not None:
+                v_rows.append((r, 0 if r == 0 else 1, entry["v"]))
+        out: dict[str, Any] = {}
+        for key in ("sr", "sc", "hr", "hc", "mr", "mc"):
+            out[key] = np.concatenate(parts[key]).astype(np.intp) if parts[key] else np.zeros(0, dtype=np.intp)
+        out["sv"] = np.concatenate(parts["sv"]) if parts["sv"] else np.zeros(0)
+        out["hv"] = np.concatenate([np.reshape(v, (-1,) + T) for v in parts["hv"]]) if parts["hv"] else \
+            np.zeros((0,) + T)
+        out["mv"] = np.concatenate(parts["mv"]) if parts["mv"] else np.zeros(0)
+        out["v"] = v_rows
+        self._cached = out
+        return out
+
     def _matrix(self) -> Any:
         import scipy.sparse as sparse
 
-        rows, cols, vals = [], [], []
-        for r, row in enumerate(self._rows()):
-            for j, coefficient in row["s"].items():
-                rows.append(r)
-                cols.append(j % self.unknowns)
-                vals.append(float(coefficient))
-        return sparse.csc_matrix((vals, (rows, cols)), shape=(self.unknowns, self.unknowns))
+        t = self._triplets()
+        return sparse.csc_matrix((t["sv"], (t["sr"], t["sc"] % self.unknowns)), shape=(self.unknowns, self.unknowns))
+
+    def _m_matrix(self) -> Any:
+        import scipy.sparse as sparse
+
+        t = self._triplets()
+        return sparse.csr_matrix((t["mv"], (t["mr"], t["mc"])), shape=(self.unknowns, self.n - 1))
 
     def _solver(self) -> Any:
         if self._lu is None:
@@ -255,39 +318,33 @@ class CubicSplineSlopes:
 
     def residual(self) -> np.ndarray:
         """``R`` at SciPy's slopes (zero up to rounding): checks that the conditions are SciPy's."""
-        rows = self._rows()
-        total = np.zeros((len(rows),) + self.s.shape[1:], dtype=np.result_type(self.s, self.m))
-        for r, row in enumerate(rows):
-            total[r] = sum((np.asarray(c) * self.s[j] for j, c in row["s"].items()), start=total[r])
-        return total - self._rhs()
-
-    def _rhs(self) -> np.ndarray:
-        """The part of ``R`` without ``s`` (with the opposite sign): ``R = A s - rhs``."""
-        rows = self._rows()
-        rhs = np.zeros((len(rows),) + self.s.shape[1:], dtype=np.result_type(self.s, self.m))
-        for r, row in enumerate(rows):
-            # the m-terms are linear in m (coefficients independent of m); the v-term is -v * coefficient
-            rhs[r] = -sum((np.asarray(c) * self.m[i] for i, c in row["m"].items()), start=np.zeros(self.s.shape[1:]))
-            if row["v"] is not None:
-                condition = self.bc[0] if r == 0 else self.bc[1]
-                rhs[r] = rhs[r] + np.asarray(row["v"]) * -np.asarray(condition[1])
-        return rhs
+        s_used = self.s[:self.unknowns]
+        total = np.asarray(self._matrix() @ s_used.reshape(self.unknowns, -1)).reshape(s_used.shape)
+        total = total + np.asarray(self._m_matrix() @ self.m.reshape(self.n - 1, -1)).reshape(s_used.shape)
+        for r, end, coefficient in self._triplets()["v"]:
+            total[r] = total[r] + np.asarray(coefficient) * np.asarray(self.bc[end][1])
+        return total
 
     def tangent(self, dx: Any, dy: Any, dvalues: tuple[Any, Any]) -> np.ndarray:
         """``ds`` (shape ``(n, T)``) for tangents of ``x``, ``y`` and the two end values."""
         dh, dm = _d_secants(self.h, self.m, dx, dy)
-        rows = self._rows()
-        forcing = np.zeros((len(rows),) + self.s.shape[1:], dtype=np.result_type(self.s, dm, *(
+        t = self._triplets()
+        shape = (self.unknowns,) + self.s.shape[1:]
+        forcing = np.zeros(shape, dtype=np.result_type(self.s, dm, *(
             [np.asarray(v) for v in dvalues if v is not None])))
-        for r, row in enumerate(rows):
-            for i, coefficient in row["h"].items():
-                forcing[r] += np.asarray(coefficient) * dh[i]
-            for i, coefficient in row["m"].items():
-                forcing[r] += coefficient * dm[i]
-            if row["v"] is not None:
-                dv = dvalues[0] if r == 0 else dvalues[1]
-                if dv is not None:
-                    forcing[r] += row["v"] * np.asarray(dv)
+        flat = forcing.reshape(self.unknowns, -1)
+        columns = int(np.prod(self.s.shape[1:], dtype=int))
+        hv = t["hv"].reshape(t["hv"].shape[0], columns) * dh[t["hc"]][:, None]
+        for column in range(flat.shape[1]):
+            values = hv[:, column]
+            flat[:, column] += np.bincount(t["hr"], values.real, self.unknowns)
+            if np.iscomplexobj(values):
+                flat[:, column] += 1j * np.bincount(t["hr"], values.imag, self.unknowns)
+        flat += np.asarray(self._m_matrix() @ dm.reshape(self.n - 1, -1))
+        for r, end, coefficient in t["v"]:
+            dv = dvalues[end]
+            if dv is not None:
+                forcing[r] += np.asarray(coefficient) * np.asarray(dv)
         ds = -self._solve(forcing)
         return self._expand(ds)
 
@@ -296,17 +353,15 @@ class CubicSplineSlopes:
         if self.unknowns < self.n:  # periodic: s_{n-1} = s_0
             sbar = sbar[:-1] + np.concatenate((sbar[-1:], np.zeros_like(sbar[1:-1])))
         lam = -self._solve(sbar, transpose=True)
-        hbar = np.zeros(self.h.size)
-        mbar = np.zeros(self.m.shape, dtype=np.result_type(lam, np.float64))
+        t = self._triplets()
+        lam_flat = lam.reshape(self.unknowns, -1)
+        columns = lam_flat.shape[1]
+        pairs = np.real(np.sum(np.conj(t["hv"].reshape(t["hv"].shape[0], columns)) * lam_flat[t["hr"]], axis=1))
+        hbar = np.bincount(t["hc"], pairs, self.n - 1)
+        mbar = np.asarray(self._m_matrix().T @ lam_flat).reshape(self.m.shape)
         vbars: list[Any] = [None, None]
-        for r, row in enumerate(self._rows()):
-            for i, coefficient in row["h"].items():
-                hbar[i] += float(np.real(np.sum(np.conj(np.asarray(coefficient)) * lam[r])))
-            for i, coefficient in row["m"].items():
-                mbar[i] += coefficient * lam[r]
-            if row["v"] is not None:
-                end = 0 if r == 0 else 1
-                vbars[end] = np.asarray(row["v"]) * lam[r]
+        for r, end, coefficient in t["v"]:
+            vbars[end] = np.asarray(coefficient) * lam[r]
         xbar, ybar = _secants_transpose(self.h, self.m, hbar, mbar)
         return xbar, ybar, (vbars[0], vbars[1])
 

@@ -117,13 +117,19 @@ def evaluate(c: np.ndarray, located: Located, nu: int) -> np.ndarray:
 
 def coefficient_cotangent(shape: tuple[int, ...], located: Located, nu: int, dy: np.ndarray) -> np.ndarray:
     """The cotangent of ``c`` (shape ``(K, m, T)``) for the output cotangent ``dy`` (shape ``(P, T)``)."""
-    K = shape[0]
+    K, m = shape[0], shape[1]
     basis = _basis(K, located.s, nu)
     weights = np.where(located.valid[:, None], dy, 0)
     out = np.zeros(shape, dtype=np.result_type(dy, np.float64))
-    contributions = basis[:, :, None] * weights[None, :, :]  # (K, P, T)
-    index: Any = (slice(None), np.maximum(located.interval, 0))
-    np.add.at(out, index, contributions)
+    index = np.maximum(located.interval, 0)
+    for row in range(K):  # a scatter-add per coefficient row and column (bincount: no np.add.at)
+        contributions = basis[row][:, None] * weights
+        for column in range(weights.shape[1]):
+            values = contributions[:, column]
+            if np.iscomplexobj(values):
+                out[row, :, column] = (np.bincount(index, values.real, m) + 1j * np.bincount(index, values.imag, m))
+            else:
+                out[row, :, column] = np.bincount(index, values, m)
     return out
 
 

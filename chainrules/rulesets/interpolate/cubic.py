@@ -247,10 +247,9 @@ def _rrule(f: Any, label: str, obj: Any, values: list[Any], y_position: int, ext
     """The pullback of a constructor: one cotangent per positional parameter (``values``)."""
     projectors = [cotangent_projector(v) if i in (0, y_position, extra_position) else None
                   for i, v in enumerate(values)]
-    memo: dict[str, Any] = {}
 
-    def solve(read: dict[str, Any]) -> dict[str, Any]:
-        if "x" not in memo:
+    def solve(read: dict[str, Any], memo: dict[str, Any]) -> dict[str, Any]:
+        if "x" not in memo:  # one adjoint computation per pullback call, shared by its cotangents
             xbar = np.zeros(build.n) if read["x"] is None else np.array(read["x"], dtype=np.float64)
             ybar: Any = np.zeros(build.y.shape, dtype=build.dtype)
             extra: Any = None
@@ -267,21 +266,23 @@ def _rrule(f: Any, label: str, obj: Any, values: list[Any], y_position: int, ext
         if passes_through(read):
             zero = passed_on(read)
             return (NoTangent(), *(NoTangent() if p is None else p(zero) for p in projectors))
+        memo: dict[str, Any] = {}
         out: list[Any] = [NoTangent()]
         for i, project in enumerate(projectors):
             key = {0: "x", y_position: "y", extra_position: "extra"}.get(i)
             if project is None or key is None:
                 out.append(NoTangent())
             else:
-                out.append(lazy_cotangent(project, _reader(solve, read, key)))
+                out.append(lazy_cotangent(project, _reader(solve, read, memo, key)))
         return tuple(out)
 
     return obj, name_pullback(pullback, label)
 
 
-def _reader(solve: Callable[[dict[str, Any]], dict[str, Any]], read: dict[str, Any], key: str) -> Callable[[], Any]:
+def _reader(solve: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]], read: dict[str, Any],
+            memo: dict[str, Any], key: str) -> Callable[[], Any]:
     def compute() -> Any:
-        return solve(read)[key]
+        return solve(read, memo)[key]
 
     return compute
 

@@ -149,8 +149,7 @@ class PPolyCall:
         self.c = c.reshape(self.K, self.m, -1)
         self.extrapolate = p.extrapolate if extrapolate is None else extrapolate
         self.located = Located(p.x, q_array.ravel(), self.extrapolate)
-        values = evaluate(self.c, self.located, self.nu)
-        self.y = self._out(values)
+        self.y = p(q, nu, extrapolate)  # SciPy's own evaluation (the rules' maths locate the points alike)
         self._slope: Any = None
 
     def _permutation(self, ndim: int) -> list[int]:

@@ -104,3 +104,13 @@ def test_pchip_slopes_at_a_turn_do_not_move(rand):
     obj, dobj = frule((NoTangent(), ZeroTangent(), rand(5)), si.PchipInterpolator, X, y)
     assert np.all(obj.c[2, 1:] == 0)
     np.testing.assert_array_equal(dobj.c[2, 1:], 0)
+
+
+def test_each_pullback_call_uses_its_own_cotangent(rand):
+    _, pullback = rrule(si.CubicSpline, X, rand(5))
+    first, second = rand((4, 4)), rand((4, 4))
+    a = unthunk(pullback(Tangent(si.CubicSpline, c=first))[2])
+    b = unthunk(pullback(Tangent(si.CubicSpline, c=second))[2])
+    c = unthunk(pullback(Tangent(si.CubicSpline, c=first + second))[2])
+    np.testing.assert_allclose(a + b, c, rtol=1e-12, atol=1e-12)
+    assert not np.allclose(a, b)
