@@ -60,6 +60,9 @@ class TensorSpline:
         C = values
         for d, (g, t) in enumerate(zip(self.grid, self.knots)):
             terms = [(i, i, 0, 1.0) for i in range(g.size)]
+            if self.k == 1:  # B_j(g_i) = delta_ij: the coefficients are the values
+                solvers.append(None)
+                continue
             solver = Interpolation(g, t, self.k, np.zeros((g.size, 1)), terms)._solver()
             fibers = np.moveaxis(C, d, 0)
             C = np.moveaxis(_solve(solver, fibers.reshape(g.size, -1)).reshape(fibers.shape), 0, d)
@@ -67,7 +70,7 @@ class TensorSpline:
         self.C = C
         # each axis' conditions linearised at the final coefficients (their fibers along that axis)
         self.problems: list[Any] = []
-        for d, (g, t) in enumerate(zip(self.grid, self.knots)):
+        for d, (g, t) in enumerate(zip(self.grid, self.knots) if self.k != 1 else []):
             problem = Interpolation(g, t, self.k, np.moveaxis(C, d, 0).reshape(g.size, -1),
                                     [(i, i, 0, 1.0) for i in range(g.size)])
             problem._lu = solvers[d]
@@ -112,12 +115,12 @@ class TensorSpline:
         dC: Any = None
         if dvalues is not None:
             dC = dvalues
-            for d, problem in enumerate(self.problems):
+            for d, problem in enumerate(self.problems if self.k != 1 else []):
                 fibers = np.moveaxis(dC, d, 0)
                 dC = np.moveaxis(_solve(problem._solver(), fibers.reshape(fibers.shape[0], -1)).reshape(fibers.shape),
                                  0, d)
         for d, dg in enumerate(dgrid):
-            if dg is None:
+            if dg is None or self.k == 1:
                 continue
             part = self.problems[d].tangent(dg, self.maps[d] @ dg, None)
             moved = np.moveaxis(part.reshape(np.moveaxis(self.C, d, 0).shape), 0, d)
@@ -151,10 +154,16 @@ class TensorSpline:
         picks = tuple(np.broadcast_to(self.index[d].reshape((self.P,) + tuple(k + 1 if e == d else 1
                                                                                for e in range(D))),
                                       (self.P,) + (k + 1,) * D) for d in range(D))
-        np.add.at(Cbar, picks, self._order_weights(ybar))
-        # the values: the transposed solves along every axis
+        flat = np.ravel_multi_index(tuple(p.ravel() for p in picks), self.C.shape[:D])
+        weights = self._order_weights(ybar).reshape(-1, self.T)
+        size = int(np.prod(self.C.shape[:D], dtype=int))
+        columns = [np.bincount(flat, weights[:, t].real, size) for t in range(self.T)]
+        if np.iscomplexobj(weights):
+            columns = [c + 1j * np.bincount(flat, weights[:, t].imag, size) for t, c in enumerate(columns)]
+        Cbar = np.stack(columns, axis=-1).reshape(self.C.shape)
+        # the values: the transposed solves along every axis (none for k = 1: B_j(g_i) = delta_ij)
         Vbar = Cbar
-        for d, problem in enumerate(self.problems):
+        for d, problem in enumerate(self.problems if k != 1 else []):
             fibers = np.moveaxis(Vbar, d, 0)
             Vbar = np.moveaxis(_solve(problem._solver(), fibers.reshape(fibers.shape[0], -1), "T").reshape(
                 fibers.shape), 0, d)
@@ -165,7 +174,8 @@ class TensorSpline:
         grid_bars: list[Any] = []
         for d in range(D):
             along = self._along(local, d)
-            moves = np.real(np.einsum("pjT,pjm,pT->pm", np.conj(along), dB[d], ybar))  # (P, 2k + 1)
+            weight = np.real(np.einsum("pjT,pT->pj", np.conj(along), ybar))        # (P, k + 1)
+            moves = np.einsum("pj,pjm->pm", weight, dB[d])                        # (P, 2k + 1)
             xibar[:, d] = moves[:, -1]
             if not want_grid:
                 grid_bars.append(None)
@@ -174,6 +184,9 @@ class TensorSpline:
             if k > 0:
                 places = self.evals[d].l[:, None] + np.arange(-k + 1, k + 1)
                 tbar += np.bincount(places.ravel(), moves[:, :-1].ravel(), tbar.size)
+            if k == 1:  # the collocation matrix is the identity for every grid: no term through it
+                grid_bars.append(self.maps[d].T @ tbar)
+                continue
             fibers = np.moveaxis(Cbar, d, 0)
             gbar, tb, _ = self.problems[d].transpose(fibers.reshape(fibers.shape[0], -1))
             grid_bars.append(gbar + self.maps[d].T @ (tbar + tb))
