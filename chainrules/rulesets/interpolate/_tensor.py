@@ -56,7 +56,7 @@ class TensorSpline:
         kind = "linear" if self.k == 1 else "not-a-knot"
         self.maps = [knot_map(g.size, self.k, kind) for g in self.grid]
         self.knots = [L @ g for L, g in zip(self.maps, self.grid)]
-        solvers = []
+        solvers: list[Any] = []
         C = values
         for d, (g, t) in enumerate(zip(self.grid, self.knots)):
             terms = [(i, i, 0, 1.0) for i in range(g.size)]
@@ -164,8 +164,8 @@ class TensorSpline:
         # the values: the transposed solves along every axis (none for k = 1: B_j(g_i) = delta_ij)
         Vbar = Cbar
         for d, problem in enumerate(self.problems if k != 1 else []):
-            fibers = np.moveaxis(Vbar, d, 0)
-            Vbar = np.moveaxis(_solve(problem._solver(), fibers.reshape(fibers.shape[0], -1), "T").reshape(
+            fibers: np.ndarray = np.moveaxis(Vbar, d, 0)
+            Vbar = np.moveaxis(_solve(problem._solver(), fibers.reshape(len(fibers), -1), "T").reshape(
                 fibers.shape), 0, d)
         # the points and the knots through the bases
         local = self._local(self.C)
@@ -187,8 +187,8 @@ class TensorSpline:
             if k == 1:  # the collocation matrix is the identity for every grid: no term through it
                 grid_bars.append(self.maps[d].T @ tbar)
                 continue
-            fibers = np.moveaxis(Cbar, d, 0)
-            gbar, tb, _ = self.problems[d].transpose(fibers.reshape(fibers.shape[0], -1))
+            axis_fibers: np.ndarray = np.moveaxis(Cbar, d, 0)
+            gbar, tb, _ = self.problems[d].transpose(axis_fibers.reshape(len(axis_fibers), -1))
             grid_bars.append(gbar + self.maps[d].T @ (tbar + tb))
         return grid_bars, Vbar, xibar
 
