@@ -373,7 +373,7 @@ def interpn_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", bou
     y, call_pullback = _call_rrule(obj, xi, None, None, with_self=False)
 
     def interpn_pullback(dy: Any) -> tuple[Any, ...]:
-        dobj, dxi, _ = call_pullback(dy)
+        dobj, dxi, _ = call_pullback(read_cotangent(dy, y, si.interpn))
         made = construct_pullback(unthunk(dobj))
         return NoTangent(), made[1], made[2], dxi, NoTangent(), NoTangent(), made[5]
 
