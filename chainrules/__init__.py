@@ -82,8 +82,9 @@ from chainrules_core import (
     unbroadcast,
     unthunk,
 )
+from chainrules_core import __version__ as _core_version
 
-__version__ = "0.1.0"
+__version__ = _core_version  # one version for the distribution, kept in chainrules_core
 
 if not plugins_disabled():
     load_plugins()

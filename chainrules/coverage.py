@@ -3,13 +3,22 @@
 ``coverage("numpy")`` classifies every public callable of a module (functions, ufuncs,
 NumPy's array-function dispatchers, bound methods such as ``np.random.normal``; classes
 excluded) or of a class (``"numpy.ndarray"``, ``"numpy.random.Generator"``: its public
-methods) into one of :data:`CATEGORIES`:
+methods) into one of :data:`CATEGORIES`. Functions with registrations are classified by
+:mod:`chainrules.catalogue` (the data behind the documentation's rule catalogue), which
+runs each rule at the function's sample inputs:
 
 ``frule+rrule``, ``rrule only``, ``frule only``
-    Rules are registered (at least one signature is not a non-differentiable declaration).
+    At some sample, the rule gives some argument a real derivative.
+``not implemented``
+    Rules are registered but every derivative they give is ``not_implemented(...)``: not
+    coverage.
+``no samples``
+    Rules are registered but no sample inputs are declared, so what they do is unknown
+    (declare them with :func:`chainrules_core.sample_inputs`).
 ``non-differentiable``
     Every registered signature is a :func:`~chainrules_core.non_differentiable`
-    declaration (outputs are integers, booleans, or do not depend on the arguments' values).
+    declaration (outputs are integers, booleans, or do not depend on the arguments'
+    values), or the rules give ``NoTangent()`` to every argument at every sample.
 ``in-place (error)``
     The function writes into an array it was given; its rule raises a clear error (see
     :mod:`chainrules.rulesets.arrays.mutation`).
@@ -36,11 +45,15 @@ import types
 from collections import Counter
 from typing import Any
 
-from chainrules_core import frule, rrule
+from chainrules.catalogue import CATEGORIES, CatalogueEntry, describe, lookup_key
 
-CATEGORIES = ("frule+rrule", "rrule only", "frule only", "non-differentiable", "in-place (error)", "not numeric",
-              "not covered")
-"""The categories of the report, in the order they are printed."""
+__all__ = ["CATEGORIES", "NOT_NUMERIC", "UnknownModuleError", "classify", "counts", "coverage", "entries_of",
+           "print_coverage", "public_callables"]
+
+
+class UnknownModuleError(ValueError):
+    """The name given to the coverage report is not an importable module or class."""
+
 
 NOT_NUMERIC: dict[str, frozenset[str]] = {
     "numpy": frozenset({
@@ -59,32 +72,14 @@ NOT_NUMERIC: dict[str, frozenset[str]] = {
         "frompyfunc",
     }),
     "numpy.random": frozenset({"get_bit_generator", "set_bit_generator"}),
+    # backend and thread-pool settings
+    "scipy.fft": frozenset({"get_workers", "set_workers", "register_backend", "set_backend", "set_global_backend",
+                            "skip_backend"}),
     "numpy.ndarray": frozenset({"dump", "dumps", "tobytes", "tofile", "setflags"}),
+    # error handling of the special functions (errstate is a class, listed for completeness)
+    "scipy.special": frozenset({"geterr", "seterr", "errstate"}),
 }
 """Public callables that take no numbers to differentiate, per module."""
-
-
-def _rule_kinds(registry: Any, f: Any) -> set[str]:
-    """The kinds of the rules registered for ``f``: ``"rule"``, ``"non-differentiable"``, ``"in-place"``."""
-    kinds = set()
-    for sig in registry.signatures(f):
-        if sig.opt_out or sig.impl is None:
-            continue
-        name = getattr(sig.impl, "__name__", "")
-        if name.startswith("non_differentiable_"):
-            kinds.add("non-differentiable")
-        elif name.startswith("in_place_"):
-            kinds.add("in-place")
-        else:
-            kinds.add("rule")
-    return kinds
-
-
-def _lookup_key(f: Any) -> Any:
-    """The callable rules are registered on: a bound method's function (``np.random.normal``)."""
-    if isinstance(f, types.MethodType):
-        return f.__func__
-    return f
 
 
 def _resolve(name: str) -> Any:
@@ -95,7 +90,11 @@ def _resolve(name: str) -> Any:
         module_name, _, attribute = name.rpartition(".")
         if not module_name:
             raise
-        return getattr(_resolve(module_name), attribute)
+        owner = _resolve(module_name)
+        try:
+            return getattr(owner, attribute)
+        except AttributeError:
+            raise ImportError(f"no module named {name!r}") from None
 
 
 def public_callables(module_name: str) -> dict[str, Any]:
@@ -103,13 +102,29 @@ def public_callables(module_name: str) -> dict[str, Any]:
 
     Classes are excluded; for a class name (``"numpy.ndarray"``), its public methods.
 
+    Raises
+    ------
+    UnknownModuleError
+        When ``module_name`` names no importable module or class.
+
     Examples
     --------
     >>> from chainrules.coverage import public_callables
     >>> "sin" in public_callables("numpy"), "reshape" in public_callables("numpy.ndarray")
     (True, True)
+    >>> public_callables("nump")
+    Traceback (most recent call last):
+    ...
+    chainrules.coverage.UnknownModuleError: 'nump' is not a module or a class (try numpy, numpy.linalg, ...)
     """
-    owner = _resolve(module_name)
+    try:
+        owner = _resolve(module_name)
+    except Exception:  # ImportError, or any error a module raises while being imported
+        raise UnknownModuleError(f"{module_name!r} is not a module or a class (try numpy, numpy.linalg, numpy.fft, "
+                                 "numpy.random, numpy.ndarray, scipy.linalg, scipy.special)") from None
+    if not isinstance(owner, (type, types.ModuleType)):
+        raise UnknownModuleError(f"{module_name!r} is a {type(owner).__name__}, not a module or a class: the report "
+                                 "covers the public functions of a module (or the methods of a class)")
     if isinstance(owner, type):
         names = [n for n in dir(owner) if not n.startswith("_")]
     else:
@@ -123,6 +138,15 @@ def public_callables(module_name: str) -> dict[str, Any]:
     return out
 
 
+def _category(entry: CatalogueEntry, name: str, module_name: str) -> str:
+    category = entry.category
+    if category is not None:
+        return category
+    if name in NOT_NUMERIC.get(module_name, ()):
+        return "not numeric"
+    return "not covered"
+
+
 def classify(f: Any, name: str = "", module_name: str = "") -> str:
     """The category of one callable (see :data:`CATEGORIES`).
 
@@ -131,24 +155,38 @@ def classify(f: Any, name: str = "", module_name: str = "") -> str:
     >>> import numpy as np
     >>> import chainrules
     >>> from chainrules.coverage import classify
-    >>> classify(np.reshape), classify(np.put)
-    ('frule+rrule', 'in-place (error)')
+    >>> classify(np.sin), classify(np.put), classify(np.save, "save", "numpy")
+    ('frule+rrule', 'in-place (error)', 'not numeric')
     """
     import chainrules  # noqa: F401  (registers the rules)
 
-    key = _lookup_key(f)
-    r_kinds, f_kinds = _rule_kinds(rrule, key), _rule_kinds(frule, key)
-    if "rule" in r_kinds or "rule" in f_kinds:
-        if "rule" in r_kinds and "rule" in f_kinds:
-            return "frule+rrule"
-        return "rrule only" if "rule" in r_kinds else "frule only"
-    if "in-place" in r_kinds:
-        return "in-place (error)"
-    if "non-differentiable" in r_kinds:
-        return "non-differentiable"
-    if name in NOT_NUMERIC.get(module_name, ()):
-        return "not numeric"
-    return "not covered"
+    return _category(describe(f), name, module_name)
+
+
+def entries_of(module_name: str) -> dict[str, tuple[str, CatalogueEntry]]:
+    """Name -> (category, catalogue entry) for every public callable of ``module_name``.
+
+    Examples
+    --------
+    >>> from chainrules.coverage import entries_of
+    >>> category, entry = entries_of("numpy.linalg")["det"]
+    >>> entry.name, entry.rulesets[0]
+    ('numpy.linalg.det', 'chainrules.rulesets.linalg.determinants')
+    """
+    import chainrules  # noqa: F401  (registers the rules)
+    from chainrules.catalogue import _index_modules
+
+    callables = public_callables(module_name)
+    index = _index_modules()
+    seen: dict[int, CatalogueEntry] = {}
+    out = {}
+    for name, f in callables.items():
+        key = lookup_key(f)
+        entry = seen.get(id(key))
+        if entry is None:
+            entry = seen[id(key)] = describe(key, index=index)
+        out[name] = (_category(entry, name, module_name), entry)
+    return out
 
 
 def coverage(module_name: str) -> dict[str, str]:
@@ -167,7 +205,7 @@ def coverage(module_name: str) -> dict[str, str]:
     >>> coverage("numpy.ndarray")["sort"]
     'in-place (error)'
     """
-    return {name: classify(f, name, module_name) for name, f in public_callables(module_name).items()}
+    return {name: category for name, (category, _) in entries_of(module_name).items()}
 
 
 def counts(report: dict[str, str]) -> dict[str, int]:
@@ -183,14 +221,50 @@ def counts(report: dict[str, str]) -> dict[str, int]:
     return {c: tally.get(c, 0) for c in CATEGORIES}
 
 
+_EXPLAIN = {
+    "not implemented": "rules registered, but every derivative is not_implemented",
+    "no samples": "rules registered, but no sample inputs declared: what they do is unknown",
+}
+
+
+def _wrap(names: list[str], width: int = 100, indent: str = "  ") -> str:
+    lines, line = [], indent
+    for name in names:
+        piece = name if line == indent else ", " + name
+        if len(line) + len(piece) > width and line != indent:
+            lines.append(line + ",")
+            line, piece = indent, name
+        line += piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
 def print_coverage(module_name: str) -> int:
-    """Print the coverage report of ``module_name`` and the counts per category; return 0."""
-    report = coverage(module_name)
+    """Print the coverage report of ``module_name`` and the counts per category; return 0.
+
+    After the categories come the not-implemented reasons (of the functions that are ``not
+    implemented`` and of covered functions with some derivative not implemented) and what
+    went wrong while running a rule at its samples, if anything did.
+    """
+    found = entries_of(module_name)
+    report = {name: category for name, (category, _) in found.items()}
     for category in CATEGORIES:
         names = sorted(n for n, c in report.items() if c == category)
         if names:
-            print(f"{category} ({len(names)}):")
-            print("  " + ", ".join(names))
+            note = f" [{_EXPLAIN[category]}]" if category in _EXPLAIN else ""
+            print(f"{category} ({len(names)}){note}:")
+            print(_wrap(names))
+    missing = [(n, e) for n, (c, e) in sorted(found.items()) if c == "not implemented" or e.partly_not_implemented]
+    if missing:
+        print("\nnot implemented, and why:")
+        for name, entry in missing:
+            for reason, arguments in entry.not_implemented.items():
+                print(f"  {name} ({', '.join(arguments)}): {reason}")
+    problems = [(n, e) for n, (_, e) in sorted(found.items()) if e.problems]
+    if problems:
+        print("\nrules that raised at their samples (python -m chainrules check NAME shows more):")
+        for name, entry in problems:
+            print(f"  {name}: {entry.problems[0]}")
     tally = counts(report)
     print("\n" + ", ".join(f"{c}: {n}" for c, n in tally.items()) + f"; total {len(report)}")
     return 0

@@ -70,6 +70,8 @@ from chainrules_core.lazy import declare_lazy_rules
 from chainrules_core.samples import Sample, functions_with_samples, sample_inputs, samples_of
 
 __version__ = "0.1.0"
+"""The version of the distribution (``chainrules`` and ``chainrules_core``): the one place it is written;
+``pyproject.toml`` reads it from here."""
 
 __all__ = [
     "NUMERIC",

@@ -13,7 +13,9 @@ Each partial is the derivative of the output with respect to one argument. It is
 with the primal arguments, and also with the primal output (the tuple of outputs for a
 function with several) when it takes one more parameter than ``f`` has arguments. It may
 also be one of the constants :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`, a Python number,
-or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet. A
+or a ``not_implemented("reason")`` tangent for a derivative nobody has written yet, or
+``NoTangent()`` for an argument that is an index, never differentiated whatever its type
+(an integer order that SciPy takes as a float and truncates: ``yn(2.0, x)``). A
 callable partial may also *return* ``not_implemented("reason")`` for arguments at which it
 cannot deliver the accuracy it promises (a series that does not converge in its iteration
 budget, a numerical derivative whose error estimate is too large): the cotangent of that
@@ -150,7 +152,7 @@ ONE = _Constant("ONE", 1)
 MINUS_ONE = _Constant("MINUS_ONE", -1)
 """The partial derivative is minus one everywhere (negative, the second argument of subtract)."""
 
-Partial = Callable[..., Any] | _Constant | NotImplementedTangent
+Partial = Callable[..., Any] | _Constant | NotImplementedTangent | NoTangent
 
 
 class _Scaled:
@@ -192,7 +194,7 @@ def _positional_arity(p: Any) -> int | None:
 
 def _normalise_partial(p: Any, n: int, where: str, shared: bool = False) -> Any:
     """Turn a user's partial into the internal form: a constant, or ``partial(*args, y)``."""
-    if isinstance(p, (_Constant, NotImplementedTangent)):
+    if isinstance(p, (_Constant, NotImplementedTangent, NoTangent)):
         return p
     if isinstance(p, numbers.Number) and not isinstance(p, bool):
         if p == 0:
@@ -255,7 +257,7 @@ class _WithShared:
 def _bind_shared(partials: Sequence[Any], shared: Callable[..., Any]) -> tuple[Any, ...]:
     """The partials of one rule call, sharing one evaluation of ``shared``."""
     work = _SharedWork(shared)
-    return tuple(p if isinstance(p, (_Constant, NotImplementedTangent)) else _WithShared(p, work)
+    return tuple(p if isinstance(p, (_Constant, NotImplementedTangent, NoTangent)) else _WithShared(p, work)
                  for p in partials)
 
 
@@ -406,7 +408,7 @@ def _pushforward(partials: Sequence[Any], args: tuple[Any, ...], y: Any, tangent
     constant_zero = False
     for i, partial in enumerate(partials):
         dx = unthunk(tangents[i])
-        if is_zero_tangent(dx) or not differentiable(args[i]):
+        if is_zero_tangent(dx) or not differentiable(args[i]) or isinstance(partial, NoTangent):
             continue
         if isinstance(dx, NotImplementedTangent):
             return dx
@@ -465,7 +467,8 @@ def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords:
     def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
         keywords(f, kwargs)
         y = f(*args, **kwargs)
-        diff = [differentiable(a) for a in args] if differentiable(y) else [False] * n
+        diff = ([differentiable(a) and not isinstance(p, NoTangent) for a, p in zip(args, all_partials)]
+                if differentiable(y) else [False] * n)
         several = sum(diff) > 1
         partials = _bind_shared(all_partials, shared) if shared is not None else all_partials
 
@@ -504,7 +507,8 @@ def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, ke
         keywords(f, kwargs)
         ys = f(*args, **kwargs)
         live = [differentiable(yk) for yk in ys]
-        diff = [differentiable(a) for a in args] if any(live) else [False] * n
+        diff = ([differentiable(a) and not all(isinstance(row[i], NoTangent) for row in rows)
+                 for i, a in enumerate(args)] if any(live) else [False] * n)
         several = sum(diff) > 1
 
         def cotangent(i: int, parts: list[Any]) -> Any:
@@ -580,8 +584,10 @@ def scalar_rule(f: Callable[..., Any], *partials: Any, types: Sequence[Any] | No
         primal output if it takes one more parameter than ``f`` has arguments; NumPy
         broadcasting applies. A number, or :data:`ZERO` / :data:`ONE` / :data:`MINUS_ONE`,
         is a constant partial; ``not_implemented("reason")`` marks a derivative nobody has
-        written yet. For a function with several outputs, pass one tuple of partials per
-        output (its rows); their callables receive the tuple of outputs.
+        written yet (a callable may also return it, for arguments it cannot handle);
+        ``NoTangent()`` marks an index argument, whose cotangent is always ``NoTangent()``. For
+        a function with several outputs, pass one tuple of partials per output (its rows);
+        their callables receive the tuple of outputs.
     types : sequence of types, optional
         Types of the arguments (default :data:`NUMERIC` for each: Python/NumPy numbers and
         ndarrays).

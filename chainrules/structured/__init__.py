@@ -4,22 +4,22 @@ NumPy has no diagonal, triangular, symmetric or banded matrix types; this packag
 light ones that store only their free parameters and behave like the dense matrices they
 stand for (see :mod:`chainrules.structured.base`):
 
-=================  ====================================  =====================================
-type               stores                                cotangent (``ProjectTo``)
-=================  ====================================  =====================================
-``Diagonal``       ``d`` (``n``)                         the diagonal of ``dX``
+===================  ==================================  ===================================
+type                 stores                              cotangent (``ProjectTo``)
+===================  ==================================  ===================================
+``Diagonal``         ``d`` (``n``)                       the diagonal of ``dX``
 ``UpperTriangular``  one triangle of a wrapped array     the upper triangle of ``dX``
 ``LowerTriangular``  one triangle of a wrapped array     the lower triangle of ``dX``
-``Symmetric``      one triangle of a wrapped array       ``(dX + dX.T) / 2``
-``Hermitian``      one triangle of a wrapped array       ``(dX + dX.conj().T) / 2``
-``Bidiagonal``     ``dv``, ``ev`` (``2n - 1``)            the two diagonals of ``dX``
-``Tridiagonal``    ``dl``, ``d``, ``du`` (``3n - 2``)      the three diagonals of ``dX``
-``SymTridiagonal``  ``dv``, ``ev`` (``2n - 1``)           diagonal; mean of the off-diagonals
-=================  ====================================  =====================================
+``Symmetric``        one triangle of a wrapped array     ``(dX + dX.T) / 2``
+``Hermitian``        one triangle of a wrapped array     ``(dX + dX.conj().T) / 2``
+``Bidiagonal``       ``dv``, ``ev`` (``2n - 1``)         the two diagonals of ``dX``
+``Tridiagonal``      ``dl``, ``d``, ``du`` (``3n - 2``)  the three diagonals of ``dX``
+``SymTridiagonal``   ``dv``, ``ev`` (``2n - 1``)         diagonal; mean of the off-diagonals
+===================  ==================================  ===================================
 
 ``scipy.sparse`` arrays and matrices (every format) get cotangents on their stored pattern
 (:mod:`chainrules.structured.sparse`). The rules that use these types are in
-:mod:`chainrules.rulesets.structured`; the guide is ``docs/structured.md``.
+:mod:`chainrules.rulesets.structured_matrices`; the guide is ``docs/structured.md``.
 
 Examples
 --------

@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
+import numpy as np
+
 from chainrules.testing.testers import (
     NotImplementedDerivativeWarning,
     _collect_not_implemented,
@@ -91,8 +93,30 @@ def function_name(f: Any) -> str:
     return _describe(f)
 
 
+def functor_call(f: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """The callable and the arguments of a sample: for a class with functor rules whose sample starts with an
+    instance of it, the call is that instance's (``Sample(scipy.stats.norm, 1.0, 2.0)`` for calling
+    ``scipy.stats.norm``, whose rule is registered on its class); else ``f`` and the arguments.
+
+    Examples
+    --------
+    >>> import scipy.stats as st
+    >>> import chainrules
+    >>> from scipy.stats._distn_infrastructure import rv_generic
+    >>> from chainrules.testing.checker import functor_call
+    >>> functor_call(rv_generic, (st.norm, 1.0))[0] is st.norm
+    True
+    """
+    if isinstance(f, type) and args:
+        first = getattr(args[0], "primal", args[0]) if type(args[0]).__name__ == "PrimalAndTangent" else args[0]
+        if isinstance(first, f) and any(s.functor for r in (rrule, frule) for s in r.signatures(f)):
+            return args[0], args[1:]
+    return f, args
+
+
 def _has_rule(registry: Any, f: Any, sample: Sample) -> bool:
-    args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in sample.args)
+    f, given = functor_call(f, sample.args)
+    args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in given)
     target, leading = f, cast("tuple[type, ...]", ())
     unbound = _unbind(f)
     if unbound is not None:
@@ -106,13 +130,15 @@ def _options(sample: Sample, allowed: frozenset[str]) -> dict[str, Any]:
     return {k: v for k, v in sample.options.items() if k in allowed}
 
 
-def _run(mode: str, f: Any, sample: Sample) -> tuple[str, str]:
+def _run(mode: str, f: Any, sample: Sample, rng: Any) -> tuple[str, str]:
     tester: Callable[..., Any] = test_frule if mode == "frule" else test_rrule
     options = _options(sample, _FRULE_OPTIONS if mode == "frule" else _RRULE_OPTIONS)
+    options.setdefault("rng", rng)  # the random tangents: the same whatever ran before
     with _collect_not_implemented() as notes, warnings.catch_warnings():
         warnings.simplefilter("ignore", NotImplementedDerivativeWarning)
         try:
-            tester(f, *sample.args, fkwargs=sample.fkwargs, **options)
+            fn, args = functor_call(f, sample.args)
+            tester(fn, *args, fkwargs=sample.fkwargs, **options)
         except AssertionError as err:
             return "failed", str(err)
         except Exception as err:  # a rule or a tester that raises is a failure too, with its type
@@ -130,7 +156,8 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
     f : callable
     modes : sequence of ``"frule"``, ``"rrule"``
     seed : int
-        Seeds the sample generators (and so the samples).
+        Seeds the sample generators (and so the samples) and the testers' random tangents,
+        so a function's results do not depend on what was checked before it.
 
     Examples
     --------
@@ -148,7 +175,7 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
     if not samples:
         return [CheckResult(f, name, "-", "-", "skipped", "no samples declared")]
     results = []
-    for sample in samples:
+    for k, sample in enumerate(samples):
         label = sample.describe()
         for mode in modes:
             registry = frule if mode == "frule" else rrule
@@ -156,7 +183,7 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
                 results.append(CheckResult(f, name, label, mode, "skipped", f"no {mode} for these argument types"))
                 continue
             start = time.perf_counter()
-            status, message = _run(mode, f, sample)
+            status, message = _run(mode, f, sample, np.random.default_rng([seed, k, mode == "frule"]))
             results.append(CheckResult(f, name, label, mode, status, message, time.perf_counter() - start))
     return results
 

@@ -237,6 +237,64 @@ def test_constant_and_not_implemented_partials():
     test_rrule(scaled, 2.0, PrimalAndTangent(1.0, NoTangent()))
 
 
+def test_partial_that_returns_not_implemented_for_some_arguments():
+    # A partial may decide at call time that it cannot be computed (e.g. outside the regimes
+    # a series reaches): that argument's cotangent and the pushforward are the tangent.
+    def shifted(x, k):
+        return x + np.sin(k)
+
+    def k_partial(x, k):
+        return np.cos(k) if np.all(np.abs(k) < 1) else not_implemented("k outside (-1, 1)")
+
+    scalar_rule(shifted, ONE, k_partial)
+    test_rrule(shifted, np.array([0.5, 1.5]), np.array([0.2, -0.3]))
+    test_frule(shifted, np.array([0.5, 1.5]), np.array([0.2, -0.3]))
+    for dy in (np.ones(2), np.float64(1.0)):
+        x, k = (np.array([0.5, 1.5]), np.array([0.2, 3.0])) if np.ndim(dy) else (0.5, 3.0)
+        _, pullback = rrule(shifted, x, k)
+        _, dx, dk = pullback(dy)
+        assert np.allclose(unthunk(dx), 1.0)
+        assert isinstance(unthunk(dk), NotImplementedTangent) and "outside" in unthunk(dk).info
+    ydot = frule((NoTangent(), 1.0, 1.0), shifted, 0.5, 3.0)[1]
+    assert isinstance(ydot, NotImplementedTangent)
+    assert frule((NoTangent(), 1.0, ZeroTangent()), shifted, 0.5, 3.0)[1] == 1.0
+
+    def two_outputs(x, k):
+        return x * np.cos(k), x * np.sin(k)
+
+    scalar_rule(two_outputs, (lambda x, k: np.cos(k), k_partial), (lambda x, k: np.sin(k), ONE))
+    _, pullback = rrule(two_outputs, 0.5, 3.0)
+    _, dx, dk = pullback(Tangent(tuple, 1.0, 1.0))
+    assert np.isclose(unthunk(dx), np.cos(3.0) + np.sin(3.0))
+    assert isinstance(unthunk(dk), NotImplementedTangent)
+
+
+def test_no_tangent_partial_marks_an_index_argument():
+    # An order that the function truncates (given as a float or an integer) is an index:
+    # its cotangent is NoTangent() whatever its type, and it never enters a pushforward.
+    def scaled_by_order(n, x):
+        return np.trunc(n) * x
+
+    scalar_rule(scaled_by_order, NoTangent(), lambda n, x: np.trunc(n))
+    for n in (2, 2.0, np.array([1.0, 3.0])):
+        _, pullback = rrule(scaled_by_order, n, np.array([0.5, 1.5]))
+        _, dn, dx = pullback(np.ones(2))
+        assert dn == NoTangent()
+        assert np.allclose(unthunk(dx), np.trunc(n))
+        ydot = frule((NoTangent(), 1.0, np.ones(2)), scaled_by_order, n, np.array([0.5, 1.5]))[1]
+        assert np.allclose(ydot, np.trunc(n))
+    test_rrule(scaled_by_order, 2, np.array([0.5, 1.5]))
+    test_frule(scaled_by_order, 2, np.array([0.5, 1.5]))
+
+    def two_by_order(n, x):
+        return np.trunc(n) * x, x
+
+    scalar_rule(two_by_order, (NoTangent(), lambda n, x: np.trunc(n)), (NoTangent(), ONE))
+    _, pullback = rrule(two_by_order, 2.0, 0.5)
+    _, dn, dx = pullback(Tangent(tuple, 1.0, 1.0))
+    assert dn == NoTangent() and np.isclose(unthunk(dx), 3.0)
+
+
 def test_a_partial_may_return_not_implemented_at_some_arguments():
     # A partial that cannot reach its accuracy at some inputs returns not_implemented(...) there:
     # that argument's cotangent (and the frule's output tangent) is the NotImplementedTangent.

@@ -16,32 +16,45 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 ``numpy/random/src/distributions/distributions.c`` and ``legacy/legacy-distributions.c``;
 ``z``, ``u``, ``e`` are the standard normal, uniform and exponential numbers drawn):
 
-============================================  =============================================================
-sampler (parameters)                          draw, and its derivatives
-============================================  =============================================================
-``normal``, ``laplace``, ``gumbel``,          ``y = loc + scale z``: ``1`` and ``z``
-``logistic`` (``loc``, ``scale``)
-``uniform`` (``low``, ``high``)               ``y = low + (high - low) u``: ``1 - u`` and ``u``
-``lognormal`` (``mean``, ``sigma``)           ``y = exp(mean + sigma z)``: ``y`` and ``y z``
-``exponential``, ``rayleigh`` (``scale``)     ``y = scale e``: ``e``
-``gamma`` (``shape``, ``scale``)              ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: see below
-``pareto`` (``a``)                            ``y = expm1(e / a)``: ``-(1 + y) log1p(y) / a``
-``weibull`` (``a``)                           ``y = e ** (1 / a)``: ``-y log(y) / a``
-``power`` (``a``)                             ``y = (1 - exp(-e)) ** (1 / a)``: ``-y log(y) / a``
-``triangular`` (``left``, ``mode``,           the inverse CDF at ``u``: with ``A = mode - left``, ``B = right
-``right``)                                    - left``, ``C = right - mode``, ``s = y - left``, ``t = right -
-                                              y``: ``1 - s (A + B) / (2AB)``, ``s / 2A``, ``s / 2B`` where
-                                              ``y <= mode``; ``t / 2B``, ``t / 2C``, ``1 - t (B + C) / (2BC)``
-                                              where ``y > mode``
-``vonmises`` (``mu``, ``kappa``)              ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below
-``noncentral_chisquare`` (``df``, ``nonc``)   ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /
-                                              sqrt(nonc)``; ``df``: see below
-``noncentral_f`` (``dfnum``, ``dfden``,       ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,
-``nonc``)                                     times ``c``
-``multivariate_normal`` (``mean``, ``cov``)   ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through
-                                              the factor ``F`` NumPy computes (see below)
-``choice`` (``a``), ``permutation`` (``x``)   a gather of ``a``/``x`` at the drawn positions
-============================================  =============================================================
++---------------------------------------------+---------------------------------------------------------------------+
+| sampler (parameters)                        | draw, and its derivatives                                           |
++=============================================+=====================================================================+
+| ``normal``, ``laplace``, ``gumbel``,        | ``y = loc + scale z``: ``1`` and ``z``                              |
+| ``logistic`` (``loc``, ``scale``)           |                                                                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``uniform`` (``low``, ``high``)             | ``y = low + (high - low) u``: ``1 - u`` and ``u``                   |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``lognormal`` (``mean``, ``sigma``)         | ``y = exp(mean + sigma z)``: ``y`` and ``y z``                      |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``exponential``, ``rayleigh`` (``scale``)   | ``y = scale e``: ``e``                                              |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: see below   |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``pareto`` (``a``)                          | ``y = expm1(e / a)``: ``-(1 + y) log1p(y) / a``                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``weibull`` (``a``)                         | ``y = e ** (1 / a)``: ``-y log(y) / a``                             |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``power`` (``a``)                           | ``y = (1 - exp(-e)) ** (1 / a)``: ``-y log(y) / a``                 |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``triangular`` (``left``, ``mode``,         | the inverse CDF at ``u``: with ``A = mode - left``, ``B = right     |
+| ``right``)                                  | - left``, ``C = right - mode``, ``s = y - left``, ``t = right -     |
+|                                             | y``: ``1 - s (A + B) / (2AB)``, ``s / 2A``, ``s / 2B`` where        |
+|                                             | ``y <= mode``; ``t / 2B``, ``t / 2C``, ``1 - t (B + C) / (2BC)``    |
+|                                             | where ``y > mode``                                                  |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
+|                                             | sqrt(nonc)``; ``df``: see below                                     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
+| ``nonc``)                                   | times ``c``                                                         |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``multivariate_normal`` (``mean``, ``cov``) | ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through    |
+|                                             | the factor ``F`` NumPy computes (see below)                         |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``choice`` (``a``), ``permutation`` (``x``) | a gather of ``a``/``x`` at the drawn positions                      |
++---------------------------------------------+---------------------------------------------------------------------+
 
 The standard numbers (``z``, ``u``, ``e``, ``g``) are not recovered from ``y`` (``(y - loc) /
 scale`` is ``0/0`` at ``scale = 0`` and loses digits when ``|loc| >> scale``): the pullback

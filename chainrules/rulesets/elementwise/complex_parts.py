@@ -3,16 +3,16 @@
 None of these is holomorphic, so each rule is written by hand for the real inner product
 ``<a, b> = Re(sum(conj(a) * b))`` (see ``docs/rules/elementwise.md``):
 
-===================  ==========================================  ===========================================
-function             pushforward ``dy``                          pullback ``dz``
-===================  ==========================================  ===========================================
-``abs(z)``           ``Re(conj(u) dz)``, ``u = z / |z|``         ``u Re(dy)``
-``abs(x)``, ``fabs`` ``sign(x) dx``                              ``sign(x) dy``
-``conj(z)``          ``conj(dz)``                                ``conj(dy)``
-``real(z)``          ``Re(dz)``                                  ``Re(dy)`` (a complex cotangent for complex ``z``)
-``imag(z)``          ``Im(dz)``                                  ``1j Re(dy)``
-``angle(z)``         ``Im(conj(z) dz) / |z|**2``                 ``1j z Re(dy) / |z|**2``
-===================  ==========================================  ===========================================
+====================  ===================================  ==================================================
+function              pushforward ``dy``                   pullback ``dz``
+====================  ===================================  ==================================================
+``abs(z)``            ``Re(conj(u) dz)``, ``u = z / |z|``  ``u Re(dy)``
+``abs(x)``, ``fabs``  ``sign(x) dx``                       ``sign(x) dy``
+``conj(z)``           ``conj(dz)``                         ``conj(dy)``
+``real(z)``           ``Re(dz)``                           ``Re(dy)`` (a complex cotangent for complex ``z``)
+``imag(z)``           ``Im(dz)``                           ``1j Re(dy)``
+``angle(z)``          ``Im(conj(z) dz) / |z|**2``          ``1j z Re(dy) / |z|**2``
+====================  ===================================  ==================================================
 
 At ``z = 0`` the derivatives of ``abs`` and ``angle`` are taken as zero (for ``abs`` the
 minimum-norm subgradient, the convention of ``docs/rules/elementwise.md``). ``angle`` of
