@@ -16,8 +16,9 @@ linear map, obtained by interpolating the ``n`` unit vectors at once (cost ``n``
 ``O(n * len(xi))`` memory). Its derivatives in ``xi`` and in the data points are not
 implemented (use ``method='linear'``, or ``RBFInterpolator`` / ``RegularGridInterpolator``
 with ``cubic``). One-dimensional data go through ``interp1d`` (:mod:`.interp1d`). Points
-outside the convex hull get ``fill_value`` and no derivative; ``fill_value`` is not
-differentiated.
+outside the convex hull (outside the data's range in 1-d) get ``fill_value``: no derivative in
+the data or the point there, and ``d f / d fill_value = 1`` (its cotangent is the sum of the
+output cotangent over those points).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from chainrules_core import (
     Sample,
     Tangent,
     cotangent_projector,
+    differentiable,
     frule,
     not_implemented,
     passes_through,
@@ -50,7 +52,19 @@ __all__ = ["Scattered"]
 
 _CUBIC = ("griddata(method='cubic') (Clough-Tocher) is differentiated in the values only; its derivatives in xi "
           "and in the data points are not implemented: use method='linear', or RBFInterpolator")
-_FILL = "griddata's fill_value is not differentiated (it only sets values outside the convex hull)"
+
+
+def _fill_cotangent(g: np.ndarray, outside: np.ndarray, fill_value: Any) -> Any:
+    """The cotangent of ``fill_value``: the output cotangent summed over the points that got it."""
+    if not differentiable(fill_value):
+        return NoTangent()
+    return cotangent_projector(fill_value)(g[outside].sum())
+
+
+def _fill_tangent(tangents: Any, fill_value: Any) -> Any:
+    """The tangent of ``fill_value`` (``None`` for none)."""
+    dfill = unthunk(tangents[5]) if len(tangents) > 5 and differentiable(fill_value) else None
+    return None if dfill is None or passes_through(dfill) else dfill
 
 
 def _coordinates(arrays: Any) -> tuple[np.ndarray, Any]:
@@ -117,11 +131,13 @@ class Scattered:
         if method == "nearest":
             ip = si.NearestNDInterpolator(self.P_all, np.arange(n), rescale=rescale)
             self.nearest = np.asarray(ip(self.q), dtype=np.intp)
+            self.outside = np.zeros(self.Q, dtype=bool)
         elif method == "linear":
             ip = si.LinearNDInterpolator(self.P_all, np.zeros(n), fill_value=fill_value, rescale=rescale)
             scaled = self.q if ip.scale is None else (self.q - ip.offset) / ip.scale
             simplex = ip.tri.find_simplex(scaled)
             self.inside = simplex >= 0
+            self.outside = ~self.inside
             vertices = ip.tri.simplices[np.where(self.inside, simplex, 0)]     # (Q, D + 1)
             self.vertices = vertices
             corners = self.P_all[vertices]                                       # (Q, D + 1, D)
@@ -132,12 +148,22 @@ class Scattered:
             g = self.Y[vertices]                                                  # (Q, D + 1, T)
             self.grad = np.einsum("qji,qjT->qiT", self.Ainv, g[:, :D] - g[:, D:])  # (Q, D, T)
         else:
-            ip = si.CloughTocher2DInterpolator(self.P_all, np.eye(n), fill_value=fill_value, rescale=rescale)
+            # NaN outside (whatever fill_value is), to tell the points there
+            ip = si.CloughTocher2DInterpolator(self.P_all, np.eye(n), fill_value=np.nan, rescale=rescale)
             J = np.asarray(ip(self.q))                                            # (Q, n)
+            self.outside = np.isnan(J).all(axis=1)
             self.J = np.where(np.isnan(J), 0.0, J)
 
     def _out(self, values: np.ndarray) -> np.ndarray:
         return values.reshape(self.X.shape[:-1] + self.values_shape[1:])
+
+    def fill_cotangent(self, dy: Any, fill_value: Any) -> Any:
+        """The cotangent of ``fill_value``."""
+        return _fill_cotangent(np.asarray(dy).reshape(self.Q, -1), self.outside, fill_value)
+
+    def fill_tangent(self, dfill: Any) -> np.ndarray:
+        """The output tangent made by a ``fill_value`` tangent ``dfill``."""
+        return self._out(np.broadcast_to(self.outside[:, None] * np.asarray(dfill), (self.Q, self.Y.shape[1])))
 
     def cotangents(self, dy: Any) -> tuple[Any, Any, Any]:
         """Cotangents of the data points, the values and ``xi`` (in the forms they were given)."""
@@ -209,9 +235,9 @@ def griddata_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", fi
 
     def griddata_pullback(dy: Any) -> tuple[Any, ...]:
         dy = read_cotangent(dy, call.y, si.griddata)
-        fill = not_implemented(_FILL) if isinstance(fill_value, float) else NoTangent()
         if passes_through(dy):
             zero = passed_on(dy)
+            fill = cotangent_projector(fill_value)(zero) if differentiable(fill_value) else NoTangent()
             return (NoTangent(), *(p(zero) for p in projectors), NoTangent(), fill, NoTangent())
         memo: list[Any] = []
 
@@ -224,7 +250,7 @@ def griddata_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", fi
             return value
 
         return (NoTangent(), *(lazy_cotangent(p, pick(i)) for i, p in enumerate(projectors)), NoTangent(),
-                cotangent_projector(fill_value)(fill) if isinstance(fill_value, float) else NoTangent(), NoTangent())
+                call.fill_cotangent(dy, fill_value), NoTangent())
 
     return call.y, griddata_pullback
 
@@ -249,13 +275,19 @@ def griddata_frule(tangents: Any, points: Any, values: Any, xi: Any, method: Any
     dvalues = unthunk(tangents[2])
     dvalues = None if passes_through(dvalues) else dvalues
     dxi = _forward(call.xi_form, tangents[3], call.D)
-    for d in (dpoints, dvalues, dxi):
+    dfill = _fill_tangent(tangents, fill_value)
+    for d in (dpoints, dvalues, dxi, dfill):
         if isinstance(d, NotImplementedTangent):
             return call.y, d
-    if dpoints is None and dvalues is None and dxi is None:
+    if dpoints is None and dvalues is None and dxi is None and dfill is None:
         return call.y, output_tangent(None, call.y)
-    value = call.tangent(dpoints, dvalues, dxi)
-    return call.y, value if isinstance(value, NotImplementedTangent) else output_tangent(value, call.y)
+    moved = dpoints is not None or dvalues is not None or dxi is not None
+    value = call.tangent(dpoints, dvalues, dxi) if moved else None
+    if isinstance(value, NotImplementedTangent):
+        return call.y, value
+    if dfill is not None:
+        value = call.fill_tangent(dfill) if value is None else value + call.fill_tangent(dfill)
+    return call.y, output_tangent(value, call.y)
 
 
 def _griddata_1d_parts(points: Any, values: Any, xi: Any, method: Any, fill_value: Any) -> tuple[Any, ...]:
@@ -265,6 +297,14 @@ def _griddata_1d_parts(points: Any, values: Any, xi: Any, method: Any, fill_valu
     obj = si.interp1d(flat[order], np.asarray(values)[order], kind=method, axis=0, bounds_error=False,
                       fill_value=kind_fill)
     return flat, order, obj
+
+
+def _outside_1d(flat: np.ndarray, q: Any, method: Any) -> np.ndarray:
+    """Which of the 1-d points ``q`` (flattened) get the fill value."""
+    q = np.asarray(q, dtype=np.float64).ravel()
+    if method == "nearest":
+        return np.zeros(q.size, dtype=bool)
+    return (q < flat.min()) | (q > flat.max())
 
 
 def _griddata_1d_rrule(points: Any, values: Any, xi: Any, method: Any, fill_value: Any) -> Any:
@@ -279,7 +319,10 @@ def _griddata_1d_rrule(points: Any, values: Any, xi: Any, method: Any, fill_valu
         dy = read_cotangent(dy, call.y, si.griddata)
         if passes_through(dy):
             zero = passed_on(dy)
-            return (NoTangent(), *(p(zero) for p in projectors), NoTangent(), NoTangent(), NoTangent())
+            fill = cotangent_projector(fill_value)(zero) if differentiable(fill_value) else NoTangent()
+            return (NoTangent(), *(p(zero) for p in projectors), NoTangent(), fill, NoTangent())
+        outside = _outside_1d(flat, q, method)
+        fill = _fill_cotangent(np.asarray(dy).reshape(outside.size, -1), outside, fill_value)
         obj_bar, qbar = call.cotangents(dy)
         pbar = np.zeros(flat.size)
         pbar[order] = obj_bar.x
@@ -287,7 +330,7 @@ def _griddata_1d_rrule(points: Any, values: Any, xi: Any, method: Any, fill_valu
         vbar[order] = obj_bar.y
         xbar = Tangent(tuple, qbar) if isinstance(xi, tuple) else qbar
         return (NoTangent(), projectors[0](pbar.reshape(np.shape(points))), projectors[1](vbar), projectors[2](xbar),
-                NoTangent(), NoTangent(), NoTangent())
+                NoTangent(), fill, NoTangent())
 
     return call.y, griddata_pullback
 
@@ -295,9 +338,17 @@ def _griddata_1d_rrule(points: Any, values: Any, xi: Any, method: Any, fill_valu
 def _griddata_1d_frule(tangents: Any, points: Any, values: Any, xi: Any, method: Any, fill_value: Any) -> Any:
     from chainrules.rulesets.interpolate.interp1d import Interp1dCall
 
-    _, order, obj = _griddata_1d_parts(points, values, xi, method, fill_value)
+    flat, order, obj = _griddata_1d_parts(points, values, xi, method, fill_value)
     q = xi[0] if isinstance(xi, tuple) else xi
     call = Interp1dCall(obj, q)
+    dfill = _fill_tangent(tangents, fill_value)
+    if dfill is not None:
+        outside = _outside_1d(flat, q, method).reshape(np.shape(q) + (1,) * (np.ndim(call.y) - np.ndim(q)))
+        filled = np.broadcast_to(outside * np.asarray(dfill), np.shape(call.y))
+        y, dy = _griddata_1d_frule(tangents[:5], points, values, xi, method, fill_value)
+        if isinstance(dy, NotImplementedTangent):
+            return y, dy
+        return y, output_tangent(filled if passes_through(dy) else dy + filled, y)
     dp, dv = unthunk(tangents[1]), unthunk(tangents[2])
     dq = unthunk(tangents[3])
     dq = part(dq, 0) if isinstance(xi, tuple) else dq
@@ -330,13 +381,18 @@ def _griddata_samples(rng: np.random.Generator) -> list[Sample]:
     points = _scatter(rng)
     values = np.sin(points[:, 0]) + np.cos(points[:, 1]) + 0.1 * rng.standard_normal(16)
     x1 = np.array([0.0, 0.6, 1.3, 1.9, 2.8, 3.4, 4.1])
+    outside = np.concatenate([_queries(rng)[:2], [[-1.0, 1.5], [4.5, 4.0]]])
     return [Sample(points, values, _queries(rng), label="linear, 2-d"),
             Sample(points, np.stack([values, values ** 2], 1), _queries(rng), "linear",
-                   PrimalAndTangent(np.nan, NoTangent()), True, label="vector values, rescaled, by position"),
+                   np.nan, True, label="vector values, rescaled, by position"),
             Sample((points[:, 0], points[:, 1]), values, (_queries(rng)[:, 0], _queries(rng)[:, 1]),
                    label="points and xi as tuples of coordinates"),
             Sample(points, values, _queries(rng), fkwargs={"method": "nearest"}, label="nearest"),
             Sample(PrimalAndTangent(points, NoTangent()), values, PrimalAndTangent(_queries(rng), NoTangent()),
                    "cubic", label="cubic: the values"),
             Sample(x1[::-1].copy(), np.sin(x1), np.array([0.35, 1.1, 2.5, 3.9]), label="1-d data (interp1d)"),
-            Sample(x1, np.sin(x1), np.array([0.35, 1.1, 2.5, 3.9]), "cubic", label="1-d data, cubic")]
+            Sample(x1, np.sin(x1), np.array([0.35, 1.1, 2.5, 3.9]), "cubic", label="1-d data, cubic"),
+            Sample(points, values, outside, "linear", 0.5, label="linear, points outside get fill_value"),
+            Sample(PrimalAndTangent(points, NoTangent()), values, PrimalAndTangent(outside, NoTangent()), "cubic",
+                   fkwargs={"fill_value": -1.0}, label="cubic, fill_value by keyword"),
+            Sample(x1, np.sin(x1), np.array([-0.5, 1.1, 4.5]), "linear", 2.0, label="1-d data, fill_value")]

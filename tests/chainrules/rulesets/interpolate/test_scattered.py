@@ -30,3 +30,13 @@ def test_cubic_is_differentiated_in_the_values_only(rand):
     # the values enter linearly: the cotangent reproduces the output
     np.testing.assert_allclose(dvalues @ values, si.griddata(POINTS, values, np.array([[0.4, 0.5]]), "cubic")[0],
                                rtol=1e-6)
+
+
+def test_fill_value_gets_the_cotangent_of_the_points_outside(rand):
+    # regression: cubic once read a finite fill_value as a value of the interpolant of each unit vector
+    for method in ("linear", "cubic"):
+        _, pullback = rrule(si.griddata, POINTS, rand(5), np.array([[2.0, 2.0], [0.4, 0.5], [-3.0, 0.0]]), method,
+                            0.5)
+        cotangents = pullback(np.array([1.0, 0.0, 2.0]))
+        assert np.all(unthunk(cotangents[2]) == 0)
+        assert unthunk(cotangents[5]) == 3.0
