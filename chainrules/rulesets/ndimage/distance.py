@@ -17,7 +17,7 @@ are piecewise constant in its values, and their derivative is zero where it exis
 floating input gets ``ZeroTangent()``; where an entry is exactly 0 the transform jumps). The
 indices SciPy can return are integers, and the ``'taxicab'`` and ``'chessboard'`` metrics of
 ``distance_transform_bf`` and ``distance_transform_cdt`` return integer distances: no
-derivative (``distance_transform_cdt`` is declared in :mod:`.non_differentiable`). The
+derivative (``distance_transform_cdt`` is declared in :mod:`chainrules.rulesets.ndimage.non_differentiable`). The
 ``distances``/``indices`` output arrays are written in place and refused.
 """
 
