@@ -14,10 +14,13 @@ SciPy's ``slinear``/``cubic``/``quintic`` find its coefficients with an iterativ
 (``gcrotmk``, to its tolerance); the derivatives are those of the exact interpolant (pass
 ``solver=scipy.sparse.linalg.spsolve`` for a primal that is exact too). ``nearest`` is the
 value at the nearest node (the node's cotangent; piecewise constant in the points and the
-grid). Points outside the grid with a ``fill_value`` get that constant (no derivative; NaN
-too); with ``fill_value=None`` they extrapolate. At a grid node the derivative in the point is
-that of the cell SciPy picks (the one above; the last cell is closed). ``pchip`` (a recursive
-PCHIP per point) is not implemented: use ``cubic``. ``fill_value`` is not differentiated.
+grid). Points outside the grid with a ``fill_value`` get that constant (no derivative in the
+grid, the values or the point; NaN too); with ``fill_value=None`` they extrapolate. At a grid
+node the derivative in the point is that of the cell SciPy picks (the one above; the last cell
+is closed). ``pchip`` (a recursive PCHIP per point) is not implemented: use ``cubic``.
+``interpn`` differentiates ``fill_value`` (its cotangent is the output cotangent summed over
+the points that got it); the ``RegularGridInterpolator`` constructor does not (it is not a
+field of the object's tangent).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from chainrules_core import (
     Sample,
     Tangent,
     cotangent_projector,
+    differentiable,
     frule,
     not_implemented,
     passes_through,
@@ -56,7 +60,8 @@ _DEGREE = {"linear": 1, "slinear": 1, "cubic": 3, "quintic": 5, "slinear_legacy"
            "quintic_legacy": 5}
 _PCHIP = ("RegularGridInterpolator/interpn with method='pchip' (a recursive PCHIP per point) is not "
           "differentiated; use method='cubic'")
-_FILL = "the fill_value of RegularGridInterpolator/interpn is not differentiated (it only sets values outside)"
+_FILL = ("the fill_value of a RegularGridInterpolator is not differentiated (it is not a field of the object's "
+         "tangent); interpn(..., fill_value=...) differentiates it")
 
 
 class GridCall:
@@ -355,6 +360,23 @@ def regulargridinterpolator_method_call_frule(tangents: Any, self: Any, xi: Any,
 
 
 # ---- interpn --------------------------------------------------------------------------------------------
+def _filled(obj: Any, xi: Any) -> np.ndarray:
+    """Which points of ``obj(xi)`` get ``fill_value`` (the shape of ``xi`` without its last axis)."""
+    grid = obj._grid
+    if isinstance(xi, tuple):
+        points = np.stack(np.broadcast_arrays(*[np.asarray(c, dtype=np.float64) for c in xi]), axis=-1)
+    else:
+        points = np.asarray(xi, dtype=np.float64)
+        if len(grid) == 1 and points.shape[-1:] != (1,):
+            points = points[..., None]
+    if obj.bounds_error or obj.fill_value is None:
+        return np.zeros(points.shape[:-1], dtype=bool)
+    outside = np.zeros(points.shape[:-1], dtype=bool)
+    for d, g in enumerate(grid):
+        outside |= (points[..., d] < g[0]) | (points[..., d] > g[-1])
+    return outside
+
+
 @rrule.register(si.interpn)
 def interpn_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", bounds_error: Any = True,
                   fill_value: Any = np.nan) -> Any:
@@ -371,11 +393,20 @@ def interpn_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", bou
     """
     obj, construct_pullback = regulargridinterpolator_rrule(points, values, method, bounds_error, fill_value)
     y, call_pullback = _call_rrule(obj, xi, None, None, with_self=False)
+    filled = _filled(obj, xi).ravel() if differentiable(fill_value) else None
+    project_fill = cotangent_projector(fill_value) if filled is not None else None
 
     def interpn_pullback(dy: Any) -> tuple[Any, ...]:
-        dobj, dxi, _ = call_pullback(read_cotangent(dy, y, si.interpn))
+        dy = read_cotangent(dy, y, si.interpn)
+        dobj, dxi, _ = call_pullback(dy)
         made = construct_pullback(unthunk(dobj))
-        return NoTangent(), made[1], made[2], dxi, NoTangent(), NoTangent(), made[5]
+        if project_fill is None:
+            fill: Any = NoTangent()
+        elif passes_through(dy):
+            fill = project_fill(passed_on(dy))
+        else:  # the points outside get fill_value: its cotangent is theirs, summed
+            fill = project_fill(np.asarray(dy).reshape(filled.size, -1)[filled].sum())
+        return NoTangent(), made[1], made[2], dxi, NoTangent(), NoTangent(), fill
 
     return y, interpn_pullback
 
@@ -397,7 +428,20 @@ def interpn_frule(tangents: Any, points: Any, values: Any, xi: Any, method: Any 
     obj, dobj = regulargridinterpolator_frule(tangents[:3], points, values, method, bounds_error, fill_value)
     if isinstance(dobj, NotImplementedTangent):
         return obj(xi), dobj
-    return _call_frule((dobj, tangents[3] if len(tangents) > 3 else None), obj, xi, None, None, 0)
+    y, dy = _call_frule((dobj, tangents[3] if len(tangents) > 3 else None), obj, xi, None, None, 0)
+    dfill = unthunk(tangents[6]) if len(tangents) > 6 and differentiable(fill_value) else None
+    if dfill is None or passes_through(dfill) or isinstance(dy, NotImplementedTangent):
+        return y, dy
+    filled = _filled(obj, xi)  # the points outside get fill_value: they move with it
+    moved = np.broadcast_to((filled * np.asarray(dfill)).reshape(filled.shape + (1,) * (np.ndim(y) - filled.ndim)),
+                            np.shape(y))
+    return y, output_tangent(moved if passes_through(dy) else dy + moved, y)
+    filled = GridCall(obj, xi, None, None).filled  # the points outside get fill_value: they move with it
+    shape = np.shape(y)
+    moved = np.broadcast_to(filled.reshape(filled.shape + (1,) * (len(shape) - 1 - 0) if False else
+                                           shape[:np.ndim(y) - (len(shape) - filled.ndim)] if False else
+                                           (-1,) + (1,) * 0), filled.shape)
+    return y, dy
 
 
 # ---- sample inputs ----------------------------------------------------------------------------------
@@ -461,4 +505,6 @@ def _interpn_samples(rng: np.random.Generator) -> list[Sample]:
             Sample((_G1, _G2[::-1].copy()), _values(rng), _points(rng), "cubic_legacy",
                    label="a descending axis, cubic (legacy: exact) by position"),
             Sample((_G1, _G2), _values(rng), _points(rng), fkwargs={"method": "slinear"}, label="slinear by keyword"),
-            Sample((_G1, _G2), _values(rng), _points(rng), fkwargs={"method": "nearest"}, label="nearest")]
+            Sample((_G1, _G2), _values(rng), _points(rng), fkwargs={"method": "nearest"}, label="nearest"),
+            Sample((_G1, _G2), _values(rng), np.array([[-0.3, 0.2], [1.1, 3.4], [2.0, 1.0]]), "linear", False, 0.5,
+                   label="points outside get fill_value (differentiated)")]

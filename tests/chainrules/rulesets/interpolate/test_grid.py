@@ -44,3 +44,13 @@ def test_pchip_is_not_implemented(rand):
     _, pullback = rrule(obj, POINTS[:, :2])
     _, dxi = (unthunk(c) for c in pullback(np.ones(3)))
     assert isinstance(dxi, NotImplementedTangent) and "cubic" in dxi.info
+
+
+def test_interpn_fill_value_gets_the_cotangent_of_the_points_outside(rand):
+    grid = (np.array([0.0, 1.0, 2.5]), np.array([0.0, 2.0]))
+    points = np.array([[-1.0, 0.5], [1.5, 1.5], [9.0, 1.0]])
+    y, pullback = rrule(si.interpn, grid, rand((3, 2)), points, "linear", False, 0.25)
+    assert y[0] == 0.25 and y[2] == 0.25
+    cotangents = pullback(np.array([1.0, 10.0, 100.0]))
+    assert cotangents[6] == 101.0
+    assert np.all(unthunk(cotangents[3])[[0, 2]] == 0)       # the points outside do not move the output
