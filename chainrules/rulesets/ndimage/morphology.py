@@ -229,7 +229,7 @@ for _f in _PROGRAMS:
 
 
 # ---- sample inputs ----------------------------------------------------------------------------------
-@sample_inputs(*_PROGRAMS)
+@sample_inputs(ndi.grey_erosion, ndi.grey_dilation)
 def _morphology_samples(rng: np.random.Generator) -> list[Sample]:
     x = _distinct(rng, (4, 5))
     structure = 0.1 * rng.standard_normal((3, 2))
@@ -248,3 +248,18 @@ def _morphology_samples(rng: np.random.Generator) -> list[Sample]:
                    np.float32(6.6), label="float32"),
             Sample(x, None, None, np.array([[1, 0], [2, 1]]), label="an integer structure (not differentiated)")]
     return out
+
+
+@sample_inputs(*(f for f in _PROGRAMS if f not in (ndi.grey_erosion, ndi.grey_dilation)))
+def _compound_samples(rng: np.random.Generator) -> list[Sample]:
+    """The compound operations run the erosion and dilation above (every mode checked there): one
+    point per kind of argument, to check how they are combined."""
+    x = _distinct(rng, (4, 5))
+    structure = 0.1 * rng.standard_normal((3, 2))
+    return [Sample(x, None, None, structure, label="a structure"),
+            Sample(x, None, np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=bool),
+                   0.1 * rng.standard_normal((3, 3)), None, "mirror", 0.0, 1, label="footprint, structure and origin"),
+            Sample(x, fkwargs={"structure": structure, "mode": "constant", "cval": 2.4, "origin": (1, 0)},
+                   label="constant mode, options by keyword"),
+            Sample(x.astype(np.float32), None, None, structure.astype(np.float32), None, "wrap",
+                   label="float32, wrap")]
