@@ -711,6 +711,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.integrate:cumulative_trapezoid',
         'scipy.integrate:trapezoid',
     ],
+    'chainrules.rulesets.interpolate.bivariate': [
+        'scipy.interpolate:bisplev',
+    ],
     'chainrules.rulesets.interpolate.bspline': [
         'scipy.interpolate._bsplines:BSpline.__call__',
         'scipy.interpolate._bsplines:BSpline.antiderivative',

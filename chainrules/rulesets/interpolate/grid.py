@@ -400,7 +400,7 @@ def interpn_rrule(points: Any, values: Any, xi: Any, method: Any = "linear", bou
         dy = read_cotangent(dy, y, si.interpn)
         dobj, dxi, _ = call_pullback(dy)
         made = construct_pullback(unthunk(dobj))
-        if project_fill is None:
+        if project_fill is None or filled is None:
             fill: Any = NoTangent()
         elif passes_through(dy):
             fill = project_fill(passed_on(dy))
