@@ -756,6 +756,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.interpolate._polyint:_Interpolator1D.__call__',
         'scipy.interpolate:interp1d',
     ],
+    'chainrules.rulesets.interpolate.polynomial': [
+        'scipy.interpolate:barycentric_interpolate',
+        'scipy.interpolate:krogh_interpolate',
+    ],
     'chainrules.rulesets.interpolate.ppoly': [
         'scipy.interpolate._interpolate:PPoly.antiderivative',
         'scipy.interpolate._interpolate:PPoly.derivative',
