@@ -175,4 +175,5 @@ def _bisplev_samples(rng: np.random.Generator) -> list[Sample]:
             Sample(xs, ys[:2], _tck(rng), fkwargs={"dx": 1, "dy": 2}, label="d^3/dx dy^2 by keyword"),
             Sample(0.55, ys, _tck(rng), label="a scalar x"),
             Sample(np.array([-0.4, 0.55, 2.1]), np.array([0.2, 1.6]), _tck(rng),
-                   label="points outside, clamped to the base interval")]
+                   label="points outside, clamped to the base interval"),
+            Sample(xs.astype(np.float32), ys.astype(np.float32), _tck(rng), label="float32 points")]
