@@ -290,6 +290,13 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.fft": ("scipy.fft", "SciPy's Fourier, cosine, sine and Hankel transforms."),
     "scipy.signal": ("scipy.signal", "Convolutions, filters, resampling, spectral estimates, order filters and "
                                      "windows."),
+    "scipy.ndimage": ("scipy.ndimage", "Image filters, Fourier filters, rank filters and grey morphology, spline "
+                                       "interpolation and geometric transforms, measurements (see "
+                                       ":doc:`/rules/ndimage`)."),
+    "scipy.interpolate": ("scipy.interpolate", "Piecewise polynomials, cubic interpolators, B-splines and their "
+                                               "fits, FITPACK, grid, scattered and radial basis function "
+                                               "interpolation: constructors, calls and methods (see "
+                                               ":doc:`/rules/interpolate`)."),
     "structured": ("Structured matrices", "The matrix types of :mod:`chainrules.structured`: their constructors "
                                           "and methods."),
     "other": ("Other functions", "Functions the core declares."),
@@ -301,7 +308,7 @@ CATEGORY_CLASS = {"frule+rrule": "good", "rrule only": "good", "frule only": "go
 
 COVERAGE_MODULES = ("numpy", "numpy.ndarray", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.random.Generator",
                     "scipy.linalg", "scipy.special", "scipy.fft", "scipy.signal", "scipy.signal.windows",
-                    "scipy.integrate", "scipy.optimize")
+                    "scipy.integrate", "scipy.optimize", "scipy.ndimage", "scipy.interpolate")
 """The modules (and classes) the coverage page reports on."""
 
 
@@ -358,6 +365,7 @@ PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.li
                  "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
                  "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
                  "scipy.integrate": "scipy.integrate.", "scipy.optimize": "scipy.optimize.",
+                 "scipy.ndimage": "scipy.ndimage.", "scipy.interpolate": "scipy.interpolate.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 
@@ -717,7 +725,7 @@ def _run_cli(args: list[str]) -> str:
 # ---- the toctree of the rule families --------------------------------------------------------------------
 
 FAMILY_ORDER = ("elementwise", "reductions", "contractions", "arrays", "linalg", "matrix-functions", "linalg-extras",
-                "special", "fft", "signal")
+                "special", "fft", "signal", "ndimage", "interpolate")
 """The order of the pages of ``docs/rules/``; a page not named here comes after them (alphabetically)."""
 
 
