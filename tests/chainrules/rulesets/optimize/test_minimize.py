@@ -231,12 +231,13 @@ PLANE = {
     "trust-constr, NonlinearConstraint, upper side": (
         "trust-constr", so.NonlinearConstraint(lambda x: -anp.sum(x), -np.inf, -2.0)),
     "COBYQA, NonlinearConstraint": ("COBYQA", so.NonlinearConstraint(lambda x: anp.sum(x), 2.0, np.inf)),
+    "COBYLA, active inequality": ("COBYLA", {"type": "ineq", "fun": lambda x: anp.sum(x) - 2.0}),
 }
 
 
 def _options(method):
-    return {"SLSQP": SLSQP_TIGHT, "trust-constr": TRUST_TIGHT,
-            "COBYQA": {"final_tr_radius": 1e-12, "maxfev": 20000}}[method]
+    return {"SLSQP": SLSQP_TIGHT, "trust-constr": TRUST_TIGHT, "COBYQA": {"final_tr_radius": 1e-12, "maxfev": 20000},
+            "COBYLA": {"tol": 1e-12, "maxiter": 20000}}[method]
 
 
 @pytest.mark.parametrize("case", list(PLANE))
