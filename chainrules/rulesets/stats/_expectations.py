@@ -104,10 +104,10 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
             centre = float(quartiles[1]) if np.isfinite(quartiles[1]) else 0.0
             width = float(quartiles[2] - quartiles[0]) / 2 if np.all(np.isfinite(quartiles)) else 1.0
             z, weights = _nodes(low, high, centre, width if width > 0 else 1.0)
-            inside = (z > low) & (z < high)
-            z, weights = z[inside], weights[inside]
+            inside = (z > low) & (z < high) & np.isfinite(z)  # nodes rounded onto an end count for nothing
+            z = np.where(inside, z, centre)
             logf = np.asarray(dist._logpdf(z, *theta), dtype=np.float64)
-            density = np.exp(logf)
+            density = np.where(inside, np.exp(logf), 0.0)
             partials = model.dlogpdf_dshapes(z, *(np.float64(t) for t in theta))
             w = np.asarray(weight(z, theta), dtype=np.float64)
         for i, d in enumerate(partials):
