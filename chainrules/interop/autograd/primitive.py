@@ -50,6 +50,7 @@ from chainrules.interop.autograd.higher_order import (
 )
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
 from chainrules_core import NoTangent, ZeroTangent
+from chainrules_core.rules import _unbind
 
 __all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
@@ -318,6 +319,20 @@ def jvp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     return chainrules_jvp_maker
 
 
+def _bound_method_primitive(method: Any, function: Any, owner: Any) -> Callable[..., Any]:
+    """The primitive of a bound method (``scipy.stats.gamma.logpdf``, ``rng.normal``): the primitive of the class's
+    function called with the object first, as the core looks its rules up (their pullbacks return the object's
+    cotangent after the function's own; autograd never traces the object)."""
+    inner = primitive(function)
+
+    @functools.wraps(method)
+    def bound_method_primitive(*args: Any, **kwargs: Any) -> Any:
+        return inner(owner, *args, **kwargs)
+
+    bound_method_primitive.fun = method  # type: ignore[attr-defined]
+    return bound_method_primitive
+
+
 def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     """Make ``f`` an autograd primitive whose derivatives come from chainrules' rules.
 
@@ -331,7 +346,9 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     Parameters
     ----------
     f : callable
-        Any callable; an autograd primitive is unwrapped to the function it wraps.
+        Any callable; an autograd primitive is unwrapped to the function it wraps. A bound
+        method (``scipy.stats.gamma.logpdf``) is the primitive of its class's function
+        called with the object first, which is how its rules are found.
 
     Returns
     -------
@@ -360,6 +377,9 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     -0.59104
     """
     raw: Any = getattr(f, "fun", f) if getattr(f, "_is_autograd_primitive", False) else f
+    unbound = _unbind(raw)
+    if unbound is not None:
+        return _bound_method_primitive(raw, *unbound)
     autograd_vjp = functools.partial(_autograd_vjp, raw)
 
     @functools.wraps(raw)
