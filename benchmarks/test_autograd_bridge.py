@@ -14,7 +14,9 @@ slower than with the rule":
 
 A last group measures the bridge itself: the same ``mse`` rule through ``primitive``
 against the same derivative registered natively in autograd (``defvjp``), and a rule doing
-no work at all (the floor set by ``autograd.grad``'s own per-call work).
+no work at all (the floor set by ``autograd.grad``'s own per-call work), called with its
+arrays as positional arguments and inside a tuple (the search of containers,
+``chainrules.interop._arguments``).
 
 Run::
 
@@ -184,3 +186,23 @@ def test_bridge_rule_doing_nothing(benchmark: Any) -> None:
 
     benchmark.group = BRIDGE
     benchmark(_grad(_bridged(constant), 1), Y, YHAT)
+
+
+def test_bridge_rule_doing_nothing_arguments_in_a_tuple(benchmark: Any) -> None:
+    from chainrules import NoTangent, Tangent, rrule
+
+    def constant_of_pair(pair: Any) -> Any:
+        return 0.0
+
+    zeros = np.zeros(30)
+
+    @rrule.register(constant_of_pair, tuple)
+    def constant_of_pair_rrule(pair: tuple[Any, Any]) -> Any:
+        def constant_of_pair_pullback(dy: Any) -> Any:
+            return NoTangent(), Tangent(tuple, zeros, zeros)
+
+        return np.float64(0.0), constant_of_pair_pullback
+
+    bridged = _bridged(constant_of_pair)
+    benchmark.group = BRIDGE
+    benchmark(_grad(lambda y, yhat: bridged((y, yhat)), 1), Y, YHAT)

@@ -342,10 +342,13 @@ def public_name(f: Any) -> str:
         qualname = qualname[: -len(".fget")]
     if module == "builtins":
         return qualname
-    if module.startswith("chainrules") and "." not in qualname:  # the package that exports it
+    if module.split(".")[0] in ("chainrules", "chainrules_core") and "." not in qualname:  # the package exporting it
         parts = module.split(".")
         for k in range(1, len(parts)):
-            package = importlib.import_module(".".join(parts[:k]))
+            try:
+                package = importlib.import_module(".".join(parts[:k]))
+            except ImportError:  # a module loaded from a file under a made-up package name
+                continue
             if getattr(package, qualname, None) is f:
                 return f"{'.'.join(parts[:k])}.{qualname}"
     if "." in qualname:

@@ -72,6 +72,9 @@ NOT_NUMERIC: dict[str, frozenset[str]] = {
         "frompyfunc",
     }),
     "numpy.random": frozenset({"get_bit_generator", "set_bit_generator"}),
+    # backend and thread-pool settings
+    "scipy.fft": frozenset({"get_workers", "set_workers", "register_backend", "set_backend", "set_global_backend",
+                            "skip_backend"}),
     "numpy.ndarray": frozenset({"dump", "dumps", "tobytes", "tofile", "setflags"}),
     # error handling of the special functions (errstate is a class, listed for completeness)
     "scipy.special": frozenset({"geterr", "seterr", "errstate"}),

@@ -12,6 +12,16 @@ they had always been there. Anything that asks about *all* rules (``functions()`
 registries' locks, so two threads can never deadlock on the import lock and a registry
 lock.
 
+Functions of a module that is costly to import (``scipy.signal`` brings ``scipy.stats``,
+``scipy.interpolate``, ``scipy.ndimage`` and ``scipy.spatial`` with it) can be declared by
+name, without importing that module::
+
+    declare_deferred_rules("mypackage.rules.filters", "scipy.signal", ["lfilter", "convolve"])
+
+Nobody can call those functions before importing their module, so they are looked up by name
+once it has been imported (at the next lookup that misses the registries' caches), and then
+declared as above.
+
 ``chainrules`` uses this for its built-in rulesets (see ``chainrules.rulesets``); set the
 environment variable ``CHAINRULES_RULESETS=eager`` to import every ruleset at once instead.
 """
@@ -20,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -27,6 +38,7 @@ from typing import Any
 _PENDING: dict[Any, set[str]] = {}  # callable -> modules whose import registers rules for it
 _BY_MODULE: dict[str, list[Any]] = {}  # module -> the callables it declared
 _IN_FLIGHT: dict[Any, set[str]] = {}  # callable -> its modules being imported now
+_DEFERRED: dict[str, list[tuple[str, str]]] = {}  # owner module not imported yet -> [(rule module, qualname)]
 _lock = threading.Lock()
 
 
@@ -70,6 +82,71 @@ def declare_lazy_rules(module: str, functions: Iterable[Any]) -> None:
         _BY_MODULE.setdefault(module, []).extend(functions)
         for f in functions:
             with contextlib.suppress(TypeError):  # unhashable: rules cannot be keyed on it anyway
+                _PENDING.setdefault(f, set()).add(module)
+
+
+def declare_deferred_rules(module: str, owner: str, qualnames: Iterable[str]) -> None:
+    r"""Declare that importing ``module`` registers rules for the functions ``owner.<qualname>``,
+    without importing ``owner``.
+
+    The functions are looked up in ``owner`` once it has been imported (by the user: nobody can
+    call them before), at the next lookup that misses the registries' caches, and from then on
+    behave as if declared with :func:`declare_lazy_rules`. If ``owner`` is imported already,
+    they are declared at once. A name ``owner`` does not have (another version) is skipped.
+
+    Examples
+    --------
+    >>> import pathlib, sys, tempfile
+    >>> from chainrules_core import rrule
+    >>> from chainrules_core.lazy import declare_deferred_rules
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "thirds.py").write_text("def third(x):\n    return x / 3\n")
+    >>> _ = (folder / "thirds_rules.py").write_text(
+    ...     "from chainrules_core import rrule, NoTangent\n"
+    ...     "from thirds import third\n"
+    ...     "@rrule.register(third, float)\n"
+    ...     "def third_rrule(x):\n"
+    ...     "    def third_pullback(dy):\n"
+    ...     "        return NoTangent(), dy / 3\n"
+    ...     "    return third(x), third_pullback\n")
+    >>> sys.path.insert(0, str(folder))
+    >>> declare_deferred_rules("thirds_rules", "thirds", ["third"])
+    >>> "thirds" in sys.modules, "thirds_rules" in sys.modules
+    (False, False)
+    >>> from thirds import third
+    >>> rrule(third, 3.0)[0]
+    1.0
+    >>> sys.path.remove(str(folder))
+    """
+    with _lock:
+        _DEFERRED.setdefault(owner, []).extend((module, q) for q in qualnames)
+        _resolve_deferred()
+
+
+def _initialized(name: str) -> Any:
+    """The module ``name`` if it is imported and its import has finished, else ``None``."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return None
+    return module
+
+
+def _resolve_deferred() -> None:
+    """Declare the deferred functions whose module has been imported (called under ``_lock``).
+
+    Only ``getattr`` on finished modules: nothing is imported, so holding the lock is safe.
+    """
+    for owner in [o for o in _DEFERRED if _initialized(o) is not None]:
+        namespace = sys.modules[owner]
+        for module, qualname in _DEFERRED.pop(owner):
+            f: Any = namespace
+            try:
+                for part in qualname.split("."):
+                    f = getattr(f, part)
+            except AttributeError:  # another version of the library: no such function
+                continue
+            _BY_MODULE.setdefault(module, []).append(f)
+            with contextlib.suppress(TypeError):
                 _PENDING.setdefault(f, set()).add(module)
 
 
@@ -124,10 +201,12 @@ def load_pending(f: Any) -> None:
     for :func:`load_all`) waits for that import to finish (through the module's import
     lock), so no lookup ever sees a module's rules half-registered.
     """
-    if not _PENDING and not _IN_FLIGHT:
+    if not _PENDING and not _IN_FLIGHT and not _DEFERRED:
         return
     modules: set[str] = set()
     with _lock:
+        if _DEFERRED:
+            _resolve_deferred()
         for key in _candidates(f):
             try:
                 found = _PENDING.get(key)
@@ -151,8 +230,12 @@ def load_all() -> None:
     no rule.
     """
     with _lock:
+        _resolve_deferred()
+        deferred = {module for entries in _DEFERRED.values() for module, _ in entries}
+        _DEFERRED.clear()  # importing their rule modules imports the owners and registers the rules
         modules = set(_BY_MODULE).union(*_IN_FLIGHT.values())  # in flight elsewhere: wait for them
         _claim(modules)
+        modules |= deferred
     if modules:
         _import(modules)
 
@@ -167,4 +250,4 @@ def pending_modules() -> list[str]:
     True
     """
     with _lock:
-        return sorted(_BY_MODULE)
+        return sorted(set(_BY_MODULE) | {module for entries in _DEFERRED.values() for module, _ in entries})

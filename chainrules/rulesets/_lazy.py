@@ -31,10 +31,18 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "chainrules.rulesets"
-PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.sparse",
-                  "scipy.sparse.linalg", "scipy.fft", "scipy.integrate", "scipy.optimize", "operator", "math",
+PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.stats", "scipy.sparse",
+                  "scipy.sparse.linalg", "scipy.fft", "scipy.signal", "scipy.signal.windows", "scipy.integrate",
+                  "scipy.optimize", "operator", "math",
                   "builtins", "chainrules.structured")
 """Modules searched first for a public name of a function with rules."""
+
+DEFERRED_MODULES = ("scipy.signal", "scipy.signal.windows")
+"""Modules ``import chainrules`` does not import to declare rules for their functions: they are
+costly to import (``scipy.signal`` brings ``scipy.stats``, ``scipy.interpolate``,
+``scipy.ndimage`` and ``scipy.spatial``, about 0.9 s on a loaded two-core machine). Their
+functions are declared by name and looked up once the user has imported the module
+(:func:`chainrules_core.lazy.declare_deferred_rules`)."""
 
 
 def ruleset_modules() -> list[str]:
@@ -180,18 +188,26 @@ def declare_rulesets() -> None:
             importlib.import_module(module)
         return
     from chainrules_core import declare_lazy_rules
+    from chainrules_core.lazy import declare_deferred_rules
 
     indexed = set(RULE_INDEX) | set(EAGER_MODULES)
     for module in EAGER_MODULES:
         importlib.import_module(module)
     for module, references in RULE_INDEX.items():
         functions = []
+        deferred: dict[str, list[str]] = {}
         for ref in references:
+            owner, _, qualname = ref.partition(":")
+            if owner in DEFERRED_MODULES and owner not in sys.modules:
+                deferred.setdefault(owner, []).append(qualname)
+                continue
             try:
                 functions.append(resolve(ref))
             except (ImportError, AttributeError):  # another NumPy/SciPy version: not there
                 continue
         declare_lazy_rules(module, functions)
+        for owner, qualnames in deferred.items():
+            declare_deferred_rules(module, owner, qualnames)
     for module in ruleset_modules():  # a module the index does not know yet: import it now
         if module not in indexed:
             importlib.import_module(module)

@@ -121,13 +121,16 @@ def test_list_marks_declarations_and_matches_case_insensitively(capsys):
     assert "numpy.argsort(" in out and "[non-differentiable]" in out
 
 
-def test_list_without_a_match_says_why_and_what_exists(capsys):
-    assert main(["list", "fft"], prog="chainrules") == 1
+def test_list_without_a_match_says_why_and_what_exists(capsys, monkeypatch):
+    import chainrules.__main__ as cli
+
+    # a module of the list that has no rules (the real ones gain rules as families land)
+    monkeypatch.setattr(cli, "_MODULES_WITHOUT_RULES", (*cli._MODULES_WITHOUT_RULES, "scipy.nothing_here"))
+    assert main(["list", "nothing_here"], prog="chainrules") == 1
     out = capsys.readouterr().out
-    assert out.startswith("No function with rules has a name containing 'fft'.\n")
-    assert "numpy.fft has no rules yet: `chainrules coverage numpy.fft` lists its functions." in out
-    assert "scipy.fft has no rules yet" in out
-    assert re.search(r"Functions with rules, by module: numpy \(\d+\), ", out)
+    assert out.startswith("No function with rules has a name containing 'nothing_here'.\n")
+    assert "scipy.nothing_here has no rules yet: `chainrules coverage scipy.nothing_here` lists its functions." in out
+    assert re.search(r"Functions with rules, by module: .*\bnumpy \(\d+\)", out)
     assert "numpy.linalg (" in out and "scipy.linalg (" in out
 
 

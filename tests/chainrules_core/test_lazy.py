@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chainrules_core import NoTangent, declare_lazy_rules, frule, rrule
-from chainrules_core.lazy import load_all, pending_modules
+from chainrules_core.lazy import declare_deferred_rules, load_all, pending_modules
 
 
 @pytest.fixture
@@ -102,3 +102,64 @@ def test_an_undeclared_function_is_answered_without_imports(rule_module):
     declare_lazy_rules(rmod, [triple])
     assert rrule(len, [1.0]) is None
     assert rmod not in sys.modules
+
+
+# ---- declare_deferred_rules: functions of a module the declaration does not import ---------------------------
+def test_deferred_functions_are_declared_once_their_module_is_imported(tmp_path: Path, monkeypatch):
+    tag = uuid.uuid4().hex[:8]
+    fmod, rmod = f"deferredfun_{tag}", f"deferredrules_{tag}"
+    (tmp_path / f"{fmod}.py").write_text("def quarter(x):\n    return x / 4\n")
+    (tmp_path / f"{rmod}.py").write_text(textwrap.dedent(f"""
+        from chainrules_core import rrule, NoTangent
+        from {fmod} import quarter
+
+        @rrule.register(quarter, float)
+        def quarter_rrule(x):
+            def quarter_pullback(dy):
+                return NoTangent(), dy / 4
+            return quarter(x), quarter_pullback
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        declare_deferred_rules(rmod, fmod, ["quarter", "not_in_this_version"])
+        assert fmod not in sys.modules and rmod not in sys.modules      # the declaration imports nothing
+        assert rmod in pending_modules()
+        assert rrule(len, [1.0]) is None and rmod not in sys.modules    # other lookups import nothing either
+        quarter = __import__(fmod).quarter
+        y, pullback = rrule(quarter, 2.0)                               # found once its module is imported
+        assert (y, pullback(1.0)) == (0.5, (NoTangent(), 0.25))
+        assert rmod not in pending_modules()
+    finally:
+        load_all()
+        for name in (fmod, rmod):
+            sys.modules.pop(name, None)
+
+
+def test_deferred_functions_of_an_imported_module_are_declared_at_once(rule_module):
+    triple, rmod = rule_module
+    declare_deferred_rules(rmod, triple.__module__, ["triple"])
+    assert rrule.find(triple, float) is not None
+    assert rmod in sys.modules
+
+
+def test_load_all_imports_deferred_rule_modules(tmp_path: Path, monkeypatch):
+    tag = uuid.uuid4().hex[:8]
+    fmod, rmod = f"deferredfun_{tag}", f"deferredrules_{tag}"
+    (tmp_path / f"{fmod}.py").write_text("def fifth(x):\n    return x / 5\n")
+    (tmp_path / f"{rmod}.py").write_text(textwrap.dedent(f"""
+        from chainrules_core import rrule, NoTangent
+        from {fmod} import fifth
+
+        @rrule.register(fifth, float)
+        def fifth_rrule(x):
+            return fifth(x), lambda dy: (NoTangent(), dy / 5)
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        declare_deferred_rules(rmod, fmod, ["fifth"])
+        load_all()
+        assert rmod in sys.modules and rmod not in pending_modules()
+        assert sys.modules[fmod].fifth in rrule.functions()
+    finally:
+        for name in (fmod, rmod):
+            sys.modules.pop(name, None)

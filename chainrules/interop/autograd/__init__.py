@@ -4,15 +4,27 @@
   VJP (``grad``, ``make_vjp``) comes from its ``rrule`` and whose JVP (``make_jvp``) comes
   from its ``frule``, looked up by the argument types at call time: SciPy functions
   autograd does not wrap at all (``scipy.linalg.expm``), and your own functions whose rules
-  you registered in your own modules.
+  you registered in your own modules. Traced values inside tuple, list and dict arguments
+  are differentiated, and keyword arguments holding them are bound to their positions
+  (``quad(f, a, b, args=(t,))``; see :mod:`chainrules.interop._arguments`).
 * :func:`use_chainrules` gives the NumPy/SciPy functions autograd already wraps
   (``autograd.numpy``, ``autograd.scipy``) the rules' derivatives where autograd has none,
   or everywhere (``replace=True``); rules registered later are picked up through the
   core's new-rule hooks.
+* Derivatives of derivatives (``grad(grad(f))``, Hessians, a VJP called on traced values)
+  use autograd's own derivative of a function where it has one, and raise
+  :class:`HigherOrderDerivativeError` only where it has none and the second derivative is
+  actually needed (:mod:`~chainrules.interop.autograd.higher_order`).
+* :data:`scipy` and :data:`numpy`: every public SciPy/NumPy function that has a rule, as
+  a primitive, wrapped when first used (``from chainrules.interop.autograd import scipy as
+  asp; asp.linalg.expm(A)``), generated from the rule index as in the JAX and PyTorch
+  bridges.
 * :class:`AutogradConfig` is the rule configuration of autograd: rules for higher-order
   functions get it and call back into autograd with ``rrule_via_ad``/``frule_via_ad``.
 * ``conversion``: tangents both ways (zeros, thunks, ``Tangent``, structured matrices; a
   ``NotImplementedTangent`` raises :class:`NotImplementedDerivativeError`).
+* The errors (:mod:`chainrules.interop.errors`, shared by the bridges) do not subclass
+  ``NotImplementedError``, which autograd's ufunc dispatch would swallow.
 
 Importing this package changes nothing in autograd except that structured matrices
 (``chainrules.structured``) become values autograd can differentiate; call
@@ -37,20 +49,18 @@ try:
 except ImportError as err:  # pragma: no cover  (the extra is part of the test environment)
     raise ImportError("chainrules.interop.autograd needs autograd: pip install 'chainrules[autograd]'") from err
 
+from chainrules.interop._arguments import argument_label, function_name
+from chainrules.interop._namespaces import rule_namespace as _rule_namespace
 from chainrules.interop.autograd import structured as _structured  # noqa: F401  (registers the boxes)
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, AutogradConfig, is_differentiable
 from chainrules.interop.autograd.conversion import (
-    HigherOrderDerivativeError,
-    NotImplementedDerivativeError,
-    argument_label,
     cotangent_from_autograd,
     cotangent_to_autograd,
-    function_name,
     tangent_from_autograd,
     tangent_to_autograd,
     zeros_like_primal,
 )
-from chainrules.interop.autograd.primitive import NoRuleError, jvp_maker, primitive, vjp_maker
+from chainrules.interop.autograd.primitive import jvp_maker, primitive, vjp_maker
 from chainrules.interop.autograd.registration import (
     AUTOGRAD_MODULES,
     AutogradRegistration,
@@ -58,6 +68,17 @@ from chainrules.interop.autograd.registration import (
     autograd_primitives_of,
     use_chainrules,
 )
+from chainrules.interop.errors import (
+    HigherOrderDerivativeError,
+    KeywordArgumentError,
+    NoRuleError,
+    NotImplementedDerivativeError,
+)
+
+scipy = _rule_namespace("scipy", primitive, __name__, "autograd")
+"""Every public ``scipy`` function with a rule, as an autograd primitive (``scipy.linalg.expm``)."""
+numpy = _rule_namespace("numpy", primitive, __name__, "autograd")
+"""Every public ``numpy`` function with a rule, as an autograd primitive (``numpy.linalg.eigvalsh``)."""
 
 __all__ = [
     "AUTOGRAD_CONFIG",
@@ -65,6 +86,7 @@ __all__ = [
     "AutogradConfig",
     "AutogradRegistration",
     "HigherOrderDerivativeError",
+    "KeywordArgumentError",
     "NoRuleError",
     "NotImplementedDerivativeError",
     "active_registration",
@@ -75,7 +97,9 @@ __all__ = [
     "function_name",
     "is_differentiable",
     "jvp_maker",
+    "numpy",
     "primitive",
+    "scipy",
     "tangent_from_autograd",
     "tangent_to_autograd",
     "use_chainrules",

@@ -22,6 +22,7 @@ from autograd.builtins import tuple as ag_tuple
 from autograd.core import make_jvp, make_vjp
 from autograd.tracer import isbox
 
+from chainrules.interop._arguments import BoundCall, locate
 from chainrules.interop.autograd.conversion import (
     cotangent_from_autograd,
     cotangent_to_autograd,
@@ -98,17 +99,23 @@ def _holds_box(y: Any) -> bool:
     return any(isbox(v) or (isinstance(v, (tuple, list, dict)) and _holds_box(v)) for v in values)
 
 
-def _packed(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-            positions: list[int]) -> Callable[[Any], Any]:
-    """``f`` as a function of the tuple of its differentiated arguments (what autograd traces)."""
+def _packed(f: Callable[..., Any], call: BoundCall, kwargs: dict[str, Any]) -> Callable[[Any], Any]:
+    """``f`` as a function of the tuple of the values it is differentiated with respect to (what autograd traces)."""
+    n = len(call.slots)
 
     def packed_call(xs: Any) -> Any:
-        full = list(args)
-        for k, i in enumerate(positions):
-            full[i] = xs[k]
-        return _boxed_output(f(*full, **kwargs))
+        return _boxed_output(f(*call.rebuild([xs[k] for k in range(n)]), **kwargs))
 
     return packed_call
+
+
+def _is_leaf(x: Any) -> bool:
+    """A value ``rrule_via_ad`` differentiates: a float or complex number or array, or a structured matrix."""
+    return not isinstance(x, (tuple, list, dict)) and is_differentiable(x)
+
+
+def _no_tangent_or_zero(x: Any) -> Any:
+    return ZeroTangent() if is_differentiable(x) else NoTangent()
 
 
 class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
@@ -140,13 +147,16 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
     def rrule_via_ad(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``(y, pullback)`` of ``f(*args, **kwargs)`` by ``autograd.core.make_vjp``.
 
-        Every positional argument autograd can differentiate (:func:`is_differentiable`) is
-        differentiated; the others get ``NoTangent()``, as does ``f`` itself (autograd
-        cannot differentiate with respect to values a function closes over).
+        Every float or complex number or array among the positional arguments, also inside
+        tuples, lists and dicts (nested), is differentiated: a container argument gets a
+        structural ``Tangent`` of its type, with ``NoTangent()`` for the integers, flags and
+        other values it holds. Other arguments get ``NoTangent()``, as do the keyword
+        arguments (never differentiated) and ``f`` itself (autograd cannot differentiate
+        with respect to values a function closes over).
         """
-        positions = [i for i, a in enumerate(args) if is_differentiable(a)]
+        call = locate(f, args, {}, _is_leaf)
         n = len(args)
-        if not positions:
+        if call is None:
             y = f(*args, **kwargs)
 
             def constant_pullback(dy: Any) -> tuple[Any, ...]:
@@ -155,20 +165,17 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
             return y, constant_pullback
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Output seems independent of input")
-            vjp, y = make_vjp(_packed(f, args, kwargs, positions), tuple(args[i] for i in positions))
-        projectors = {i: ProjectTo(args[i]) for i in positions}
+            vjp, y = make_vjp(_packed(f, call, kwargs), call.values)
+        projectors = [ProjectTo(v) for v in call.values]
 
         def autograd_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            out: list[Any] = [NoTangent()] * (n + 1)
             if isinstance(dy, AbstractZero):
-                for i in positions:
-                    out[i + 1] = ZeroTangent()
-                return tuple(out)
+                return (NoTangent(), *call.put([ZeroTangent()] * len(projectors), _no_tangent_or_zero, args))
             grads = vjp(cotangent_to_autograd(dy, y))
-            for k, i in enumerate(positions):
-                out[i + 1] = projectors[i](cotangent_from_autograd(grads[k], args[i]))
-            return tuple(out)
+            cotangents = [project(cotangent_from_autograd(g, v)) for project, g, v in zip(projectors, grads,
+                                                                                          call.values)]
+            return (NoTangent(), *call.put(cotangents, _no_tangent_or_zero, args))
 
         return y, autograd_pullback
 
@@ -176,7 +183,9 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
         """``(y, dy)`` of ``f(*args, **kwargs)`` along ``tangents`` by ``autograd.core.make_jvp``.
 
         ``tangents`` is ``(df, dx1, ..., dxn)``; ``df`` must be a zero (``None``,
-        ``NoTangent()``, ``ZeroTangent()``): autograd cannot push a tangent of the function itself.
+        ``NoTangent()``, ``ZeroTangent()``): autograd cannot push a tangent of the function
+        itself. The tangent of a tuple, list or dict argument is a structural ``Tangent``
+        (or a plain container of tangents); its values are pushed forward where nonzero.
         """
         if len(tangents) != len(args) + 1:
             raise TypeError(f"frule_via_ad: got {len(tangents)} tangents for {len(args)} arguments; pass "
@@ -185,15 +194,18 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
         if df is not None and not isinstance(df, AbstractZero):
             raise NotImplementedError("frule_via_ad(AutogradConfig(), ...): autograd cannot push forward a tangent "
                                       "of the function itself; pass NoTangent() for it")
-        positions = [i for i, a in enumerate(args) if is_differentiable(a)
-                     and tangents[i + 1] is not None and not isinstance(unthunk(tangents[i + 1]), AbstractZero)]
-        if not positions:
+        call = locate(f, args, {}, _is_leaf)
+        dxs: tuple[Any, ...] = ()
+        if call is not None:
+            leaf_tangents = [unthunk(t) for t in call.take([ZeroTangent() if t is None else t for t in tangents[1:]])]
+            moving = [t is not None and not isinstance(t, AbstractZero) for t in leaf_tangents]
+            dxs = tuple(tangent_to_autograd(t, v) for t, v, m in zip(leaf_tangents, call.values, moving) if m)
+            call = call.select(moving) if dxs else None
+        if call is None:
             return f(*args, **kwargs), ZeroTangent()
-        xs = tuple(args[i] for i in positions)
-        dxs = tuple(tangent_to_autograd(tangents[i + 1], args[i]) for i in positions)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Output seems independent of input")
-            y, dy = make_jvp(_packed(f, args, kwargs, positions), xs)(dxs)
+            y, dy = make_jvp(_packed(f, call, kwargs), call.values)(dxs)
         return y, tangent_from_autograd(dy, y)
 
 

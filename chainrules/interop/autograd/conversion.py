@@ -29,123 +29,35 @@ tangents are the same in both and are never conjugated.
 
 from __future__ import annotations
 
-import inspect
-import sys
 from typing import Any
 
 import numpy as np
 from autograd.extend import vspace
 from autograd.tracer import isbox
 
+from chainrules.interop._arguments import argument_label, function_name
+from chainrules.interop.errors import HigherOrderDerivativeError, NotImplementedDerivativeError
 from chainrules.structured import StructuredMatrix
 from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, ZeroTangent, backing, unthunk
 
 _ZERO: Any = ZeroTangent()
 
 __all__ = [
-    "HigherOrderDerivativeError",
-    "NotImplementedDerivativeError",
-    "argument_label",
     "cotangent_from_autograd",
     "cotangent_to_autograd",
-    "function_name",
     "tangent_from_autograd",
     "tangent_to_autograd",
     "zeros_like_primal",
 ]
 
 
-class NotImplementedDerivativeError(NotImplementedError):
-    """A rule returned ``not_implemented(...)`` for a derivative autograd needs.
-
-    The message names the function, the argument and the rule's own explanation.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from chainrules import not_implemented
-    >>> from chainrules.interop.autograd import cotangent_to_autograd
-    >>> from chainrules.interop.autograd import NotImplementedDerivativeError
-    >>> try:
-    ...     cotangent_to_autograd(not_implemented("d/dnu"), 1.5, f=np.add, argnum=0)
-    ... except NotImplementedDerivativeError as err:
-    ...     print(err)
-    the derivative of numpy.add with respect to argument 0 ('x1') is not implemented: d/dnu ...
-    """
+Where = tuple[int, tuple[Any, ...]] | None
+"""The argument a tangent belongs to, for error messages: ``(position, path)`` (see ``_arguments.Slot``)."""
 
 
-class HigherOrderDerivativeError(NotImplementedError):
-    """autograd asked for a second derivative through a chainrules rule.
-
-    A rule's pullback is written in plain NumPy, so autograd cannot differentiate it again
-    (``grad(grad(f))`` where ``f`` calls a bridged function).
-
-    Examples
-    --------
-    >>> from chainrules.interop.autograd import HigherOrderDerivativeError
-    >>> issubclass(HigherOrderDerivativeError, NotImplementedError)
-    True
-    """
-
-
-def function_name(f: Any) -> str:
-    """``module.name`` of a callable, for error messages (``numpy.add``, ``scipy.special.jv``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from chainrules.interop.autograd import function_name
-    >>> function_name(np.linalg.cholesky), function_name(np.sin)
-    ('numpy.linalg.cholesky', 'numpy.sin')
-    """
-    f = getattr(f, "fun", f)  # an autograd primitive: the function it wraps
-    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
-    module = getattr(f, "__module__", None)
-    if isinstance(f, np.ufunc) and module is None:
-        special = sys.modules.get("scipy.special")
-        module = "scipy.special" if special is not None and getattr(special, f.__name__, None) is f else "numpy"
-    if module and module.startswith("numpy.linalg"):
-        module = "numpy.linalg"
-    elif module and module.startswith("numpy.") and getattr(np, str(name), None) is f:
-        module = "numpy"
-    elif module and module.startswith("scipy.linalg."):
-        module = "scipy.linalg"
-    return f"{module}.{name}" if module and module not in ("builtins", "__main__") else str(name)
-
-
-def argument_label(f: Any, argnum: int) -> str:
-    """``argument 1 ('x')``: the position and, when the signature tells, the name of an argument.
-
-    Examples
-    --------
-    >>> from chainrules.interop.autograd import argument_label
-    >>> def f(nu, x):
-    ...     return x
-    >>> argument_label(f, 0)
-    "argument 0 ('nu')"
-    """
-    f = getattr(f, "fun", f)
-    name = None
-    if isinstance(f, np.ufunc):
-        name = f"x{argnum + 1}" if f.nin > 1 else "x"
-    else:
-        try:
-            params = list(inspect.signature(f).parameters.values())
-        except (TypeError, ValueError):
-            params = []
-        for k, p in enumerate(params):
-            if p.kind is p.VAR_POSITIONAL:
-                name = f"{p.name}[{argnum - k}]"
-                break
-            if k == argnum and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                name = p.name
-                break
-    return f"argument {argnum} ({name!r})" if name else f"argument {argnum}"
-
-
-def _not_implemented(t: NotImplementedTangent, f: Any, argnum: int | None, mode: str) -> NotImplementedDerivativeError:
+def _not_implemented(t: NotImplementedTangent, f: Any, where: Where, mode: str) -> NotImplementedDerivativeError:
     fname = function_name(f) if f is not None else "a function"
-    wrt = f" with respect to {argument_label(f, argnum)}" if argnum is not None and f is not None else ""
+    wrt = f" with respect to {argument_label(f, *where)}" if where is not None and f is not None else ""
     return NotImplementedDerivativeError(
         f"the derivative of {fname}{wrt} is not implemented{mode}: {t.info} ({t.location}). chainrules never "
         "turns a missing derivative into a zero; hold that argument fixed or provide a rule")
@@ -196,12 +108,12 @@ def _rebuild(primal: Any, parts: list[Any]) -> Any:
     return list(parts)
 
 
-def _structural_to_autograd(x: Tangent, primal: Any, conj: bool, f: Any, argnum: int | None, mode: str) -> Any:
+def _structural_to_autograd(x: Tangent, primal: Any, conj: bool, f: Any, where: Where, mode: str) -> Any:
     stored = backing(x)
     if isinstance(primal, dict) or (primal is None and isinstance(stored, dict)):
         src = primal if isinstance(primal, dict) else {}
         keys = list(src) if src else list(stored)
-        return {k: _to_autograd(stored.get(k, _ZERO), src.get(k), conj, f, argnum, mode) for k in keys}
+        return {k: _to_autograd(stored.get(k, _ZERO), src.get(k), conj, f, where, mode) for k in keys}
     if not isinstance(primal, (tuple, list)):
         raise TypeError(f"cannot give autograd the structural tangent {x!r} for a {type(primal).__name__}: "
                         "autograd differentiates arrays, numbers, tuples, lists and dicts")
@@ -211,19 +123,19 @@ def _structural_to_autograd(x: Tangent, primal: Any, conj: bool, f: Any, argnum:
     else:  # a namedtuple's tangent stores its fields by name
         values = [stored.get(name, _ZERO) for name in primal._fields]  # type: ignore[union-attr]
     values += [_ZERO] * (len(fields) - len(values))
-    return _rebuild(primal, [_to_autograd(v, p, conj, f, argnum, mode) for v, p in zip(values, fields)])
+    return _rebuild(primal, [_to_autograd(v, p, conj, f, where, mode) for v, p in zip(values, fields)])
 
 
-def _to_autograd(x: Any, primal: Any, conj: bool, f: Any, argnum: int | None, mode: str) -> Any:
+def _to_autograd(x: Any, primal: Any, conj: bool, f: Any, where: Where, mode: str) -> Any:
     if type(x) is np.ndarray:  # the common case first
         return np.conj(x) if conj and x.dtype.kind == "c" else x
     x = unthunk(x)
     if isinstance(x, AbstractZero):
         return zeros_like_primal(primal)
     if isinstance(x, NotImplementedTangent):
-        raise _not_implemented(x, f, argnum, mode)
+        raise _not_implemented(x, f, where, mode)
     if isinstance(x, Tangent):
-        return _structural_to_autograd(x, primal, conj, f, argnum, mode)
+        return _structural_to_autograd(x, primal, conj, f, where, mode)
     if isinstance(x, StructuredMatrix):
         if isinstance(primal, StructuredMatrix):
             return _conj(x) if conj else x
@@ -233,9 +145,9 @@ def _to_autograd(x: Any, primal: Any, conj: bool, f: Any, argnum: int | None, mo
         dense = x.toarray()
         return _conj(dense) if conj else dense
     if isinstance(x, (tuple, list)) and isinstance(primal, (tuple, list)):
-        return _rebuild(primal, [_to_autograd(v, p, conj, f, argnum, mode) for v, p in zip(x, primal)])
+        return _rebuild(primal, [_to_autograd(v, p, conj, f, where, mode) for v, p in zip(x, primal)])
     if isinstance(x, dict) and isinstance(primal, dict):
-        return {k: _to_autograd(x.get(k, _ZERO), v, conj, f, argnum, mode) for k, v in primal.items()}
+        return {k: _to_autograd(x.get(k, _ZERO), v, conj, f, where, mode) for k, v in primal.items()}
     return _conj(x) if conj else x
 
 
@@ -246,8 +158,8 @@ def _from_autograd(g: Any, primal: Any, conj: bool, drop_zero_parts: bool) -> An
         return np.conj(g) if conj and g.dtype.kind == "c" else g
     if isbox(g):
         raise HigherOrderDerivativeError(
-            "autograd is differentiating a chainrules rule's derivative (a second derivative through a "
-            "bridged function); rules are written in NumPy and cannot be differentiated again")
+            "a (co)tangent autograd is tracing reached a chainrules rule, whose derivatives are NumPy code autograd "
+            "cannot trace (the bridge's makers and primitives unbox such values before calling a rule)")
     if g is None:
         return _ZERO
     if isinstance(g, (tuple, list)) and not isinstance(primal, np.ndarray):
@@ -264,7 +176,8 @@ def _from_autograd(g: Any, primal: Any, conj: bool, drop_zero_parts: bool) -> An
     return _conj(g) if conj else g
 
 
-def cotangent_to_autograd(ct: Any, primal: Any, f: Any = None, argnum: int | None = None) -> Any:
+def cotangent_to_autograd(ct: Any, primal: Any, f: Any = None, argnum: int | None = None,
+                          path: tuple[Any, ...] = ()) -> Any:
     """A chainrules cotangent of ``primal`` as autograd's VJP must return it.
 
     Parameters
@@ -274,9 +187,9 @@ def cotangent_to_autograd(ct: Any, primal: Any, f: Any = None, argnum: int | Non
         structured matrix, ``NotImplementedTangent``).
     primal : Any
         The argument it is the cotangent of (fixes the zeros' shape and the container types).
-    f, argnum : optional
-        The function and the argument's position, named by the error for a
-        ``NotImplementedTangent``.
+    f, argnum, path : optional
+        The function, the argument's position and, for a value inside a tuple, list or
+        dict argument, the keys down to it: named by the error for a ``NotImplementedTangent``.
 
     Raises
     ------
@@ -295,7 +208,7 @@ def cotangent_to_autograd(ct: Any, primal: Any, f: Any = None, argnum: int | Non
     >>> cotangent_to_autograd(np.array([1 + 2j]), np.zeros(1, complex))   # conjugated
     array([1.-2.j])
     """
-    return _to_autograd(ct, primal, True, f, argnum, "")
+    return _to_autograd(ct, primal, True, f, None if argnum is None else (argnum, path), "")
 
 
 def cotangent_from_autograd(g: Any, primal: Any) -> Any:
@@ -322,7 +235,8 @@ def cotangent_from_autograd(g: Any, primal: Any) -> Any:
     return _from_autograd(g, primal, True, False)
 
 
-def tangent_to_autograd(t: Any, primal: Any, f: Any = None, argnum: int | None = None) -> Any:
+def tangent_to_autograd(t: Any, primal: Any, f: Any = None, argnum: int | None = None,
+                        path: tuple[Any, ...] = ()) -> Any:
     """A chainrules (forward-mode) tangent of ``primal`` as autograd's JVP must return it (never conjugated).
 
     Examples
@@ -335,7 +249,7 @@ def tangent_to_autograd(t: Any, primal: Any, f: Any = None, argnum: int | None =
     >>> tangent_to_autograd(np.array([1 + 2j]), np.zeros(1, complex))
     array([1.+2.j])
     """
-    return _to_autograd(t, primal, False, f, argnum, " (forward mode)")
+    return _to_autograd(t, primal, False, f, None if argnum is None else (argnum, path), " (forward mode)")
 
 
 def tangent_from_autograd(g: Any, primal: Any) -> Any:

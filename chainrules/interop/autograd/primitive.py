@@ -8,6 +8,12 @@ f, *args)`` for forward mode. The rule computes the output once, together with w
 pullback needs (a factorization, say); the pullback is kept in the node autograd records,
 so nothing is computed twice. Called on plain values, the primitive is ``f`` itself.
 
+The traced values are found among the positional arguments and, through
+:func:`chainrules.interop._arguments.locate`, inside tuple, list and dict arguments and in
+keyword arguments bound to their positions; each gets its part of the rule's (structural)
+cotangent. Boxes of an enclosing trace mean autograd is recording a derivative of a
+derivative: see :mod:`~chainrules.interop.autograd.higher_order` for what happens then.
+
 The same VJP/JVP makers (:func:`vjp_maker`, :func:`jvp_maker`) serve the functions autograd
 already wraps (``autograd.numpy.*``, ``autograd.scipy.*``), see
 :mod:`chainrules.interop.autograd.registration`; there autograd computes the output itself,
@@ -18,27 +24,34 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import threading
-import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from autograd.core import JVPNode, VJPNode, defjvp_argnums, defvjp_argnums
 from autograd.tracer import Box, new_box
 
+from chainrules.interop._arguments import BoundCall, function_name, locate
+from chainrules.interop._lookup import find_frule, find_rrule
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, is_differentiable
 from chainrules.interop.autograd.conversion import (
-    HigherOrderDerivativeError,
     cotangent_from_autograd,
     cotangent_to_autograd,
-    function_name,
     tangent_from_autograd,
     tangent_to_autograd,
 )
-from chainrules_core import NoTangent, ZeroTangent, frule, rrule
+from chainrules.interop.autograd.higher_order import (
+    Why,
+    autograd_makers,
+    boxes_in,
+    holds_box,
+    plain,
+    traced_derivative,
+)
+from chainrules.interop.errors import KeywordArgumentError, NoRuleError
+from chainrules_core import NoTangent, ZeroTangent
 
-__all__ = ["NoRuleError", "jvp_maker", "primitive", "vjp_maker"]
+__all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
 _BOX_TYPES = Box.types  # the live set autograd adds box types to
 _ndarray = np.ndarray
@@ -47,136 +60,177 @@ _allocate: Any = object.__new__  # a node without running its maker: the rule al
 _ZERO = ZeroTangent()
 
 
-class NoRuleError(NotImplementedError):
-    """autograd needs a derivative of a function for argument types no chainrules rule covers.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import autograd
-    >>> from chainrules.interop.autograd import primitive
-    >>> def no_rule(x):
-    ...     return 2 * x
-    >>> try:
-    ...     autograd.grad(primitive(no_rule))(1.0)
-    ... except NoRuleError as err:
-    ...     print(err)
-    no chainrules rrule for ...no_rule(float) (reverse mode, argnums (0,)); register one with ...)
-    """
+_CONTAINERS = (tuple, list, dict)
+_CONTAINER_TYPES = frozenset(_CONTAINERS)
 
 
-def _types(args: tuple[Any, ...] | list[Any]) -> str:
+def _is_box(x: Any) -> bool:
+    return type(x) in _BOX_TYPES
+
+
+def _types(args: Sequence[Any]) -> str:
     return ", ".join(type(a).__name__ for a in args)
 
 
-def _no_rule(f: Any, kind: str, args: tuple[Any, ...] | list[Any], argnums: tuple[int, ...]) -> NoRuleError:
+def _no_rule(f: Any, kind: str, args: Sequence[Any], argnums: Sequence[int]) -> NoRuleError:
     mode = "reverse mode" if kind == "rrule" else "forward mode"
     name = function_name(f)
     return NoRuleError(f"no chainrules {kind} for {name}({_types(args)}) ({mode}, argnums {tuple(argnums)}); "
                        f"register one with @{kind}.register({name.rsplit('.', 1)[-1]}, ...)")
 
 
-def _higher_order(f: Any) -> HigherOrderDerivativeError:
-    return HigherOrderDerivativeError(
-        f"autograd is differentiating the derivative of {function_name(f)} (a second derivative, or forward "
-        "over reverse): chainrules rules are written in NumPy and cannot be differentiated again")
-
-
-def _check_unboxed(f: Any, values: Any) -> None:
-    for v in values:
-        if type(v) in _BOX_TYPES:
-            raise _higher_order(f)
-
-
-_CONFIG_RULES: set[Any] = set()
-"""Functions with a rule that requires a config trait; only they are looked up with the config."""
-_config_hooks: list[Any] = []
-_config_lock = threading.Lock()
-_watching = False
-_PLAIN_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc)
-
-
-def _record_config_rule(f: Any, signature: Any) -> None:
-    if signature.config is not None:
-        with contextlib.suppress(TypeError):
-            _CONFIG_RULES.add(f)
-
-
-def _watch_config_rules() -> None:
-    """Subscribe (once) to both registries' new-rule hooks, to know which functions need the config.
-
-    Looking a rule up without a config is faster, and gives the same answer for a function
-    none of whose rules requires a trait.
-    """
-    global _watching
-    with _config_lock:
-        if _watching:
-            return
-        _config_hooks.append(rrule.on_new_rule(_record_config_rule))
-        _config_hooks.append(frule.on_new_rule(_record_config_rule))
-        _watching = True
-
-
-def _needs_config(f: Any) -> bool:
-    """Whether ``f``'s rules must be looked up with the config (some requires a trait, or ``f`` is
-    a class, a functor or a bound method, whose rules live under another key)."""
-    if not _watching:
-        _watch_config_rules()
-    return type(f) not in _PLAIN_CALLABLES or f in _CONFIG_RULES
+def _traced_keyword(f: Any, kwargs: dict[str, Any]) -> KeywordArgumentError:
+    key = next(k for k, v in kwargs.items() if holds_box([v]))
+    name = function_name(f)
+    return KeywordArgumentError(
+        f"{name}: the keyword argument {key!r} holds a value autograd traces, but autograd traces only the positional "
+        f"arguments of its primitives, so the derivative with respect to it would be lost; pass it by position, or "
+        f"call chainrules.interop.autograd.primitive({name.rsplit('.', 1)[-1]}), which binds keyword arguments to "
+        "their positions")
 
 
 def _find_rrule(f: Any, alt: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-    if _needs_config(f):
-        result = rrule(AUTOGRAD_CONFIG, f, *args, **kwargs)
-    else:
-        result = rrule(f, *args, **kwargs) if kwargs else rrule(f, *args)
-    if result is None and alt is not None:
-        result = rrule(AUTOGRAD_CONFIG, alt, *args, **kwargs)
-    return result
+    return find_rrule(AUTOGRAD_CONFIG, f, args, kwargs, alt)
 
 
 def _find_frule(tangents: tuple[Any, ...], f: Any, alt: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-    if _needs_config(f):
-        result = frule(AUTOGRAD_CONFIG, tangents, f, *args, **kwargs)
-    else:
-        result = frule(tangents, f, *args, **kwargs)
-    if result is None and alt is not None:
-        result = frule(AUTOGRAD_CONFIG, tangents, alt, *args, **kwargs)
-    return result
+    return find_frule(AUTOGRAD_CONFIG, tangents, f, args, kwargs, alt)
 
 
-def _vjp_of(f: Any, pullback: Callable[[Any], Any], argnums: tuple[int, ...], ans: Any,
-            args: Any) -> Callable[[Any], tuple[Any, ...]]:
+def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Sequence[int]) -> BoundCall:
+    """The call as autograd records it: the traced values are the positional arguments ``argnums``."""
+    return BoundCall.at_positions(f, args, kwargs, argnums, [args[i] for i in argnums])
+
+
+def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+            positions: Sequence[int], call: BoundCall | None, leaves: Sequence[Any] | None,
+            autograd_vjp: Callable[[], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
     """autograd's ``vjp(g)`` from a chainrules pullback: convert in, pull back, convert out.
 
-    Real ndarrays, the common case, pass both ways without a call.
+    autograd differentiates the positional arguments ``positions`` (``call is None``) or the
+    values at the slots of ``call`` (inside containers): ``leaves`` are those (plain) values
+    (``None``: ``args[i]`` for ``i`` in ``positions``); the cotangent of each is taken from
+    the pullback's cotangent of the argument holding it. Real ndarrays, the common case,
+    pass both ways without a call.
+
+    A cotangent autograd is tracing (the VJP called on traced values) goes to autograd's
+    own VJP maker, given by ``autograd_vjp()`` (called then, not before), or, when there
+    is none, to the pullback on the plain cotangent, recorded by ``traced_derivative``.
     """
     nargs = len(args)
+    flat = call is None or call.flat
 
     def chainrules_vjp(g: Any) -> tuple[Any, ...]:
-        if type(g) is not _ndarray or g.dtype.kind == "c":
+        traced = None
+        t = type(g)
+        if t is not _ndarray or g.dtype.kind == "c":
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(g, _CONTAINERS) and holds_box(
+                    [g])):  # a VJP called on traced values
+                maker = None if autograd_vjp is None else autograd_vjp()
+                if maker is not None:
+                    with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                        return tuple(maker(positions, ans, args, kwargs)(g))
+                traced = boxes_in([g])
+                g = plain(g)
             g = cotangent_from_autograd(g, ans)
         cotangents = pullback(g)
         if len(cotangents) != nargs + 1:
             raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
                             f"for {nargs} arguments; expected {nargs + 1}")
+        parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])  # type: ignore[union-attr]
         out = []
-        for i in argnums:
-            ct = cotangents[i + 1]
-            out.append(ct if type(ct) is _ndarray and ct.dtype.kind != "c" else
-                       cotangent_to_autograd(ct, args[i], f, i))
+        for k, ct in enumerate(parts):
+            if type(ct) is _ndarray and ct.dtype.kind != "c":
+                out.append(ct)
+            else:
+                position, path = (positions[k], ()) if call is None else call.slots[k]
+                leaf = args[position] if leaves is None else leaves[k]
+                out.append(cotangent_to_autograd(ct, leaf, f, position, path))
+        if traced is not None:
+            why = Why(f, "cotangent")
+            return tuple([traced_derivative(ct, why, *traced) for ct in out])
         return tuple(out)
 
     return chainrules_vjp
 
 
-def _tangents(f: Any, argnums: tuple[int, ...], gs: Any, args: Any) -> tuple[Any, ...]:
-    """``(NoTangent(), dx1, ..., dxn)`` for an frule: autograd's tangents where it has them."""
-    tangents: list[Any] = [_NO]
-    tangents.extend(_ZERO if is_differentiable(a) else _NO for a in args)
-    for i, g in zip(argnums, gs):
-        tangents[i + 1] = tangent_from_autograd(g, args[i])
-    return tuple(tangents)
+def _fill(x: Any) -> Any:
+    return _ZERO if is_differentiable(x) else _NO
+
+
+def _tangents(call: BoundCall, gs: Sequence[Any], leaves: Sequence[Any], args: Sequence[Any]) -> tuple[Any, ...]:
+    """``(NoTangent(), dx1, ..., dxn)`` for an frule: autograd's tangents where it has them, zeros elsewhere."""
+    per_slot = [tangent_from_autograd(g, v) for g, v in zip(gs, leaves)]
+    if call.flat:
+        tangents = [_NO]
+        tangents.extend([_fill(a) for a in args])
+        for i, t in zip(call.positions, per_slot):
+            tangents[i + 1] = t
+        return tuple(tangents)
+    return (_NO, *call.put(per_slot, _fill, args))
+
+
+def _autograd_or_traced(maker: Any, maker_args: tuple[Any, ...], traced: Callable[[], Any]) -> Any:
+    """autograd's own maker called on ``maker_args``, or ``traced()`` when there is none or it lacks the argument."""
+    if maker is not None:
+        with contextlib.suppress(NotImplementedError, KeyError):
+            return maker(*maker_args)
+    return traced()
+
+
+def _given(maker: Any) -> Any:
+    return maker
+
+
+def _autograd_vjp(f: Any) -> Any:
+    """autograd's own VJP maker of ``f`` (through its autograd wrapper), or ``None``."""
+    return autograd_makers(f)[0]
+
+
+def _rule_at_plain_values(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any]
+                          ) -> tuple[list[Any], list[Any], Any]:
+    """The rrule of ``f`` at ``args`` with every box (of any trace) replaced by its value."""
+    plain_args = [plain(a) for a in args]
+    result = _find_rrule(f, alt, plain_args, kwargs)
+    if result is None:
+        raise _no_rule(f, "rrule", plain_args, call.positions)
+    leaves = [plain(v) for v in call.values]
+    return plain_args, leaves, result
+
+
+def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any]
+                   ) -> Callable[[Any], tuple[Any, ...]]:
+    """The VJP of a call whose arguments hold boxes of an enclosing trace, autograd having no derivative of ``f``.
+
+    The rule runs (on plain values) only if the VJP is called; the cotangents it gives are
+    recorded as depending on the boxes, and differentiating them raises.
+    """
+    traced = boxes_in(args)
+
+    def chainrules_vjp_of_traced_arguments(g: Any) -> tuple[Any, ...]:
+        plain_args, leaves, (y, pullback) = _rule_at_plain_values(f, alt, call, args, kwargs)
+        why = Why(f, "arguments")
+        more = boxes_in([g])
+        cotangents = _vjp_of(f, pullback, y, plain_args, kwargs, call.positions, call, leaves, None)(plain(g))
+        return tuple(traced_derivative(ct, why, *traced, *more) for ct in cotangents)
+
+    return chainrules_vjp_of_traced_arguments
+
+
+def _jvp_of_traced(f: Any, alt: Any, call: BoundCall, gs: Sequence[Any], args: Sequence[Any],
+                   kwargs: dict[str, Any]) -> Any:
+    """The JVP of a call whose arguments or tangents hold boxes of an enclosing trace, autograd having no
+    derivative of ``f``: the frule on plain values, recorded as depending on the boxes (differentiating it raises)."""
+    kind = "arguments" if holds_box(args) else "tangent"
+    traced = boxes_in(args) + boxes_in(gs)
+    plain_args = [plain(a) for a in args]
+    leaves = [plain(v) for v in call.values]
+    tangents = _tangents(call, [plain(g) for g in gs], leaves, plain_args)
+    result = _find_frule(tangents, f, alt, plain_args, kwargs)
+    if result is None:
+        raise _no_rule(f, "frule", plain_args, call.positions)
+    y, dy = result
+    return traced_derivative(tangent_to_autograd(dy, y, f), Why(f, kind), *traced)
 
 
 def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., Any]:
@@ -189,8 +243,11 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     alt : callable, optional
         A second key to look rules up under when ``f`` has none (the primitive wrapping ``f``).
     fallback : callable, optional
-        A VJP maker to use when no rule applies (autograd's own); without one, autograd gets
-        a :class:`NoRuleError`.
+        autograd's own VJP maker, used when no rule applies and for every derivative of a
+        derivative (traced arguments or cotangent: see
+        :mod:`~chainrules.interop.autograd.higher_order`). Without one, autograd gets a
+        :class:`NoRuleError` where no rule applies, and a derivative of a derivative is
+        computed by the rule and raises :class:`HigherOrderDerivativeError` if differentiated.
 
     Examples
     --------
@@ -201,14 +258,28 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     0.877583
     """
 
+    autograd_vjp = None if fallback is None else functools.partial(_given, fallback)
+
     def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-        _check_unboxed(f, args)
+        if kwargs and holds_box(kwargs.values()):
+            raise _traced_keyword(f, kwargs)
+        nested = False
+        for a in args:
+            t = type(a)
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(a, _CONTAINERS) and holds_box([a])):
+                nested = True
+                break
+        if nested:  # autograd records the derivative of a call inside an enclosing differentiation
+            if fallback is not None:
+                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    return fallback(argnums, ans, args, kwargs)
+            return _vjp_of_traced(f, alt, _positional(f, args, kwargs, argnums), args, kwargs)
         result = _find_rrule(f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, ans, args, kwargs)
             raise _no_rule(f, "rrule", args, argnums)
-        return _vjp_of(f, result[1], argnums, ans, args)
+        return _vjp_of(f, result[1], ans, args, kwargs, argnums, None, None, autograd_vjp)
 
     chainrules_vjp_maker.chainrules_function = f  # type: ignore[attr-defined]
     return chainrules_vjp_maker
@@ -228,9 +299,15 @@ def jvp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     """
 
     def chainrules_jvp_maker(argnums: tuple[int, ...], gs: Any, ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-        _check_unboxed(f, args)
-        _check_unboxed(f, gs)
-        result = _find_frule(_tangents(f, argnums, gs, args), f, alt, args, kwargs)
+        if kwargs and holds_box(kwargs.values()):
+            raise _traced_keyword(f, kwargs)
+        call = _positional(f, args, kwargs, argnums)
+        if holds_box(args) or holds_box(gs):
+            if fallback is not None:
+                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    return fallback(argnums, gs, ans, args, kwargs)
+            return _jvp_of_traced(f, alt, call, gs, args, kwargs)
+        result = _find_frule(_tangents(call, gs, call.values, args), f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, gs, ans, args, kwargs)
@@ -283,57 +360,106 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     -0.59104
     """
     raw: Any = getattr(f, "fun", f) if getattr(f, "_is_autograd_primitive", False) else f
+    autograd_vjp = functools.partial(_autograd_vjp, raw)
 
     @functools.wraps(raw)
     def chainrules_primitive(*args: Any, **kwargs: Any) -> Any:
-        top = -1
-        boxes: list[tuple[int, Any]] | None = None
-        nested = False  # boxes of an enclosing trace: autograd differentiates this derivative again
+        # the common case first: boxes among the positional arguments only
+        found: list[int] | None = None
+        search = False  # containers or keywords: chainrules.interop._arguments.locate
         for i, a in enumerate(args):
-            if type(a) in _BOX_TYPES:
-                trace = a._trace
-                if trace > top:
-                    nested = boxes is not None
-                    top, boxes = trace, [(i, a)]
-                elif trace == top:
-                    boxes.append((i, a))  # type: ignore[union-attr]
+            t = type(a)
+            if t in _BOX_TYPES:
+                if found is None:
+                    found = [i]
                 else:
-                    nested = True
-        if boxes is None:
+                    found.append(i)
+            elif t in _CONTAINER_TYPES or isinstance(a, _CONTAINERS):
+                search = True
+        if kwargs and not search:
+            search = any(type(v) in _BOX_TYPES or isinstance(v, _CONTAINERS) for v in kwargs.values())
+        call: BoundCall | None = None
+        if search:
+            call = locate(raw, args, kwargs, _is_box)
+            if call is None:
+                return raw(*args, **kwargs)
+            positions: Sequence[int] = call.positions
+            boxes: Sequence[Any] = call.values
+            kwargs = call.kwargs
+        elif found is None:
             return raw(*args, **kwargs)
-        argvals = list(args)
-        argnums_list = []
-        parent_list = []
-        for i, box in boxes:
-            value = argvals[i] = box._value
-            if type(value) in _BOX_TYPES:
+        else:
+            positions = found
+            boxes = [args[i] for i in found]
+        top = boxes[0]._trace
+        nested = False  # boxes of an enclosing trace: autograd is recording a derivative of a derivative
+        for box in boxes:
+            if box._trace != top:
                 nested = True
-            argnums_list.append(i)
-            parent_list.append(box._node)
-        argnums = tuple(argnums_list)
-        parents = tuple(parent_list)
+                top = max(top, box._trace)
+        if nested:
+            keep = [box._trace == top for box in boxes]
+            if call is None:
+                positions = [i for i, k in zip(positions, keep) if k]
+                boxes = [box for box, k in zip(boxes, keep) if k]
+            else:
+                call = call.select(keep)
+                positions, boxes = call.positions, call.values
+        leaves = [box._value for box in boxes]
+        if call is None:
+            argvals = list(args)
+            for i, value in zip(positions, leaves):
+                argvals[i] = value
+        else:
+            argvals = call.rebuild(leaves)
+        parents = tuple([box._node for box in boxes])
         node_type = type(parents[0])
+        for value in leaves:
+            t = type(value)
+            if t in _BOX_TYPES or (t is not _ndarray and isinstance(value, _CONTAINERS) and holds_box([value])):
+                nested = True
+                break
+        if node_type is JVPNode and not nested:  # a tangent of an enclosing trace: reverse over forward
+            nested = holds_box([p.g for p in parents])
+        flat = call is None or call.flat
+        node: Any
         if nested and node_type in (VJPNode, JVPNode):
-            raise _higher_order(raw)
-        if node_type is VJPNode:
+            ans = chainrules_primitive(*argvals, **kwargs)  # the enclosing traces record their own nodes
+            node = _allocate(node_type)
+            at = call if call is not None else BoundCall.at_positions(raw, argvals, kwargs, positions, leaves)
+            vjp_fallback, jvp_fallback = autograd_makers(raw) if flat else (None, None)
+            if node_type is VJPNode:
+                node.parents = parents
+                node.vjp = _autograd_or_traced(
+                    vjp_fallback, (at.positions, ans, argvals, kwargs),
+                    lambda: _vjp_of_traced(raw, chainrules_primitive, at, argvals, kwargs))
+            else:
+                gs = [p.g for p in parents]
+                node.g = _autograd_or_traced(
+                    jvp_fallback, (at.positions, gs, ans, argvals, kwargs),
+                    lambda: _jvp_of_traced(raw, chainrules_primitive, at, gs, argvals, kwargs))
+        elif node_type is VJPNode:
             result = _find_rrule(raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "rrule", argvals, argnums)
+                raise _no_rule(raw, "rrule", argvals, positions)
             ans, pullback = result
-            node: Any = _allocate(VJPNode)
+            node = _allocate(VJPNode)
             node.parents = parents
-            node.vjp = _vjp_of(raw, pullback, argnums, ans, argvals)
+            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, positions, call, leaves,
+                               autograd_vjp if flat else None)
         elif node_type is JVPNode:
-            tangents = _tangents(raw, argnums, [p.g for p in parents], argvals)
+            if call is None:
+                call = BoundCall.at_positions(raw, argvals, kwargs, positions, leaves)
+            tangents = _tangents(call, [p.g for p in parents], leaves, argvals)
             result = _find_frule(tangents, raw, chainrules_primitive, argvals, kwargs)
             if result is None:
-                raise _no_rule(raw, "frule", argvals, argnums)
+                raise _no_rule(raw, "frule", argvals, positions)
             ans, dy = result
             node = _allocate(JVPNode)
             node.g = tangent_to_autograd(dy, ans, raw)
         else:  # another kind of node: let it call the makers registered below
             ans = chainrules_primitive(*argvals, **kwargs)
-            node = node_type(ans, chainrules_primitive, argvals, kwargs, argnums, parents)
+            node = node_type(ans, chainrules_primitive, argvals, kwargs, tuple(positions), parents)
         return new_box(ans, top, node)
 
     chainrules_primitive.fun = raw  # type: ignore[attr-defined]

@@ -17,7 +17,10 @@ the rule (:func:`~chainrules.interop.autograd.vjp_maker`):
   autograd's maker raises ``NotImplementedError`` (an argument it does not differentiate).
   No gradient autograd computes today changes.
 * ``replace=True``: the rule first wherever one applies to the argument types; autograd's
-  own derivative when none does.
+  own derivative when none does, and for every derivative of a derivative (second
+  derivatives, a VJP called on traced values), which a rule's NumPy pullback cannot give
+  (:mod:`~chainrules.interop.autograd.higher_order`). With it, autograd's own test suite
+  passes under ``replace=True``.
 
 The rule is looked up by argument types when autograd differentiates a call, and the
 ``AutogradConfig`` is passed, so rules that call back into the AD (``rrule_via_ad``) work.
@@ -38,7 +41,8 @@ from typing import Any
 
 from autograd.core import primitive_jvps, primitive_vjps
 
-from chainrules.interop.autograd.primitive import NoRuleError, jvp_maker, vjp_maker
+from chainrules.interop.autograd.primitive import jvp_maker, vjp_maker
+from chainrules.interop.errors import NoRuleError
 from chainrules_core import RuleHook, RuleSignature, frule, rrule
 
 __all__ = ["AUTOGRAD_MODULES", "AutogradRegistration", "active_registration", "autograd_primitives_of",
@@ -285,7 +289,9 @@ def use_chainrules(replace: bool = False) -> AutogradRegistration:
     replace : bool
         ``False``: use a rule only where autograd has no derivative (for the function, or
         for the argument it is asked about). ``True``: use the rule wherever one applies to
-        the argument types, autograd's own derivative elsewhere.
+        the argument types, autograd's own derivative elsewhere and for derivatives of
+        derivatives (where autograd has none, those raise
+        :class:`~chainrules.interop.errors.HigherOrderDerivativeError` when needed).
 
     Returns
     -------

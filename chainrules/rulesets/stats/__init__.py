@@ -20,4 +20,10 @@ Design
   (incomplete gamma and beta, Owen's T, Bessel functions); ``loc`` and ``scale`` are handled
   generically, in log space where SciPy's logarithms are finite and its values underflow
   (:mod:`._continuous`).
+* The discrete distributions, the multivariate distributions (``multivariate_normal``,
+  ``multivariate_t``, ``dirichlet``, ``multinomial``, ``wishart``, ``invwishart``,
+  ``matrix_normal``: one module each, their rules registered on the methods of their
+  ``*_gen`` classes), the statistics functions (``means``, ``moments``, ``entropies``,
+  ``correlation``, ``ranks_and_modes``) and the samplers (``rvs``) have modules of their own;
+  a matrix parameter (a covariance, a scale) has a symmetric cotangent (:mod:`._psd`).
 """

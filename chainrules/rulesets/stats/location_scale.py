@@ -10,33 +10,33 @@ the chain rule through ``z`` (:mod:`chainrules.rulesets.stats._continuous`) give
 (Johnson, Kotz & Balakrishnan, *Continuous Univariate Distributions*, vols. 1-2, for the
 densities; SciPy's documentation gives the same ``f0``):
 
-================  ===================================  ==============================
-distribution      ``f0(z)``                            ``l_z``
-================  ===================================  ==============================
-norm              ``exp(-z^2/2) / sqrt(2 pi)``         ``-z``
-cauchy            ``1 / (pi (1 + z^2))``               ``-2z / (1 + z^2)``
-laplace           ``exp(-|z|) / 2``                    ``-sign(z)``
-logistic          ``e^-z / (1 + e^-z)^2``              ``-tanh(z/2)``
-expon             ``e^-z``, ``z >= 0``                 ``-1``
-gumbel_r          ``exp(-z - e^-z)``                   ``e^-z - 1``
-gumbel_l          ``exp(z - e^z)``                     ``1 - e^z``
-halfnorm          ``sqrt(2/pi) exp(-z^2/2)``           ``-z``
-halfcauchy        ``2 / (pi (1 + z^2))``               ``-2z / (1 + z^2)``
-halflogistic      ``sech(z/2)^2 / 2``                  ``-tanh(z/2)``
-rayleigh          ``z exp(-z^2/2)``                    ``1/z - z``
-maxwell           ``sqrt(2/pi) z^2 exp(-z^2/2)``       ``2/z - z``
-levy              ``exp(-1/(2z)) / sqrt(2 pi z^3)``    ``-3/(2z) + 1/(2z^2)``
-levy_l            ``levy(-z)``                         ``-3/(2z) - 1/(2z^2)``
-wald              ``exp(-(z-1)^2/(2z)) / sqrt(2 pi z^3)``  ``-3/(2z) - 1/2 + 1/(2z^2)``
-uniform           ``1`` on ``[0, 1]``                  ``0``
-anglit            ``cos(2z)`` on ``[-pi/4, pi/4]``     ``-2 tan(2z)``
-arcsine           ``1 / (pi sqrt(z (1 - z)))``         ``(2z - 1) / (2 z (1 - z))``
-cosine            ``(1 + cos z) / (2 pi)``             ``-tan(z/2)``
-gibrat            ``exp(-(log z)^2/2) / (z sqrt(2 pi))``  ``-(1 + log z) / z``
-hypsecant         ``sech(z) / pi``                     ``-tanh(z)``
-moyal             ``exp(-(z + e^-z)/2) / sqrt(2 pi)``  ``(e^-z - 1) / 2``
-semicircular      ``2 sqrt(1 - z^2) / pi``             ``-z / (1 - z^2)``
-================  ===================================  ==============================
+============  =======================================  ============================
+distribution  ``f0(z)``                                ``l_z``
+============  =======================================  ============================
+norm          ``exp(-z^2/2) / sqrt(2 pi)``             ``-z``
+cauchy        ``1 / (pi (1 + z^2))``                   ``-2z / (1 + z^2)``
+laplace       ``exp(-|z|) / 2``                        ``-sign(z)``
+logistic      ``e^-z / (1 + e^-z)^2``                  ``-tanh(z/2)``
+expon         ``e^-z``, ``z >= 0``                     ``-1``
+gumbel_r      ``exp(-z - e^-z)``                       ``e^-z - 1``
+gumbel_l      ``exp(z - e^z)``                         ``1 - e^z``
+halfnorm      ``sqrt(2/pi) exp(-z^2/2)``               ``-z``
+halfcauchy    ``2 / (pi (1 + z^2))``                   ``-2z / (1 + z^2)``
+halflogistic  ``sech(z/2)^2 / 2``                      ``-tanh(z/2)``
+rayleigh      ``z exp(-z^2/2)``                        ``1/z - z``
+maxwell       ``sqrt(2/pi) z^2 exp(-z^2/2)``           ``2/z - z``
+levy          ``exp(-1/(2z)) / sqrt(2 pi z^3)``        ``-3/(2z) + 1/(2z^2)``
+levy_l        ``levy(-z)``                             ``-3/(2z) - 1/(2z^2)``
+wald          ``exp(-(z-1)^2/(2z)) / sqrt(2 pi z^3)``  ``-3/(2z) - 1/2 + 1/(2z^2)``
+uniform       ``1`` on ``[0, 1]``                      ``0``
+anglit        ``cos(2z)`` on ``[-pi/4, pi/4]``         ``-2 tan(2z)``
+arcsine       ``1 / (pi sqrt(z (1 - z)))``             ``(2z - 1) / (2 z (1 - z))``
+cosine        ``(1 + cos z) / (2 pi)``                 ``-tan(z/2)``
+gibrat        ``exp(-(log z)^2/2) / (z sqrt(2 pi))``   ``-(1 + log z) / z``
+hypsecant     ``sech(z) / pi``                         ``-tanh(z)``
+moyal         ``exp(-(z + e^-z)/2) / sqrt(2 pi)``      ``(e^-z - 1) / 2``
+semicircular  ``2 sqrt(1 - z^2) / pi``                 ``-z / (1 - z^2)``
+============  =======================================  ============================
 
 ``laplace`` at ``z = 0`` takes ``sign(0) = 0``, the mean of the one-sided derivatives.
 

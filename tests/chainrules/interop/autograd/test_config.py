@@ -137,6 +137,36 @@ def test_tuple_outputs_and_inputs(rng: np.random.Generator) -> None:
                check_inplace_add=False)
 
 
+def test_values_inside_containers_are_differentiated(rng: np.random.Generator) -> None:
+    x = rng.standard_normal(3)
+
+    def f(v: Any, params: Any, options: Any) -> Any:  # params: (t, n) with n an integer; options: a dict
+        t, n = params
+        return anp.sum(v ** n) * t + options["scale"] * anp.sum(options["shift"][0] * v)
+
+    params, options = (0.7, 2), {"scale": 1.5, "shift": [rng.standard_normal(3)], "label": "x"}
+    y, pullback = rrule_via_ad(CONFIG, f, x, params, options)
+    check_approx(y, f(x, params, options))
+    _, dx, dparams, doptions = pullback(1.0)
+    assert isinstance(dparams, Tangent) and isinstance(dparams[1], NoTangent)  # the integer in the tuple
+    assert isinstance(doptions, Tangent) and isinstance(doptions["label"], NoTangent)
+    assert isinstance(doptions["shift"], Tangent)  # a list inside the dict
+    expected = vjp(None, lambda v, t, scale, shift: f(v, (t, 2), {"scale": scale, "shift": [shift]}), 1.0, x, 0.7,
+                   1.5, options["shift"][0])
+    check_approx(dx, expected[0])
+    check_approx(dparams[0], expected[1])
+    check_approx(doptions["scale"], expected[2])
+    check_approx(doptions["shift"][0], expected[3])
+    assert isinstance(pullback(ZeroTangent())[2][0], ZeroTangent)
+    # forward mode: the tangent of a container argument is a structural Tangent, or a plain tuple
+    dv = rng.standard_normal(3)
+    dshift = rng.standard_normal(3)
+    _, dy = frule_via_ad(CONFIG, (NoTangent(), dv, (0.3, NoTangent()),
+                                  Tangent(dict, {"shift": Tangent(list, dshift)})), f, x, params, options)
+    check_approx(dy, jvp(None, lambda v, t, shift: f(v, (t, 2), {"scale": 1.5, "shift": [shift]}), (x, dv), (0.7, 0.3),
+                         (options["shift"][0], dshift)))
+
+
 def test_frule_via_ad_rejects_a_tangent_of_the_function() -> None:
     with pytest.raises(NotImplementedError, match="function itself"):
         frule_via_ad(CONFIG, (1.0, 1.0), anp.sin, 0.5)

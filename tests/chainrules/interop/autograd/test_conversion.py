@@ -214,8 +214,14 @@ def test_not_implemented_inside_a_structure_raises_too() -> None:
         tangent_to_autograd(not_implemented("no pushforward"), 1.0, f=np.sin)
 
 
-def test_not_implemented_is_a_not_implemented_error() -> None:
-    assert issubclass(NotImplementedDerivativeError, NotImplementedError)
+def test_the_bridge_errors_are_not_not_implemented_errors() -> None:
+    # autograd reads a NotImplementedError raised in ``ndarray * box`` as "try the other operand" and
+    # replaces the message by NumPy's "operand type(s) all returned NotImplemented"
+    # (test_higher_order.py reproduces it); the bridge's errors are answers.
+    from chainrules.interop.autograd import KeywordArgumentError, NoRuleError
+
+    for error in (NotImplementedDerivativeError, HigherOrderDerivativeError, NoRuleError, KeywordArgumentError):
+        assert not issubclass(error, NotImplementedError), error
 
 
 # ---- boxes: a second derivative ----------------------------------------------------------------------------

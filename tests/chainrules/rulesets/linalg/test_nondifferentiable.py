@@ -8,7 +8,7 @@ import scipy.linalg as sla
 
 import chainrules  # registers the rules
 import chainrules.rulesets.linalg.nondifferentiable  # noqa: F401
-from chainrules import NoTangent, frule, rrule
+from chainrules import NoTangent, frule, rrule, unthunk
 from chainrules.coverage import classify
 from chainrules.rulesets.linalg.nondifferentiable import BLAS_TOOLS, CONSTANT_MATRICES, STRUCTURE_TESTS
 from chainrules.testing import test_frule, test_rrule
@@ -41,3 +41,9 @@ def test_testers_accept_them():
 def test_declarations_are_listed():
     assert sla.hilbert in CONSTANT_MATRICES and sla.ishermitian in STRUCTURE_TESTS and sla.get_blas_funcs in BLAS_TOOLS
     assert sla.toeplitz not in CONSTANT_MATRICES            # a matrix of its arguments' values: it has rules
+
+
+def test_matrix_rank_is_not_differentiable(rand):
+    y, pullback = rrule(np.linalg.matrix_rank, rand((3, 3)))
+    assert y == 3 and pullback(1.0) == (NoTangent(), NoTangent())
+    assert unthunk(frule((NoTangent(), rand((3, 3))), np.linalg.matrix_rank, rand((3, 3)))[1]) == NoTangent()
