@@ -126,6 +126,10 @@ class ContinuousModel:
     moments_exist : bool
         ``False`` for a distribution without mean and variance (cauchy): no samples for
         ``mean``, ``var``, ``std``, ``moment`` (their partials are NaN, as their values).
+    slow_moments : str
+        Why ``var`` and ``std`` have no samples, if they have none: SciPy's numerical variance of
+        some distributions takes most of a second (vonmises: 0.7 s), and the finite differences
+        need ten of them; their derivative is the quadrature that ``moment`` checks.
     sample_options : dict
         Options of the samples (``rtol``, ``fdm``, ...) by method name, ``"*"`` for all.
     """
@@ -134,6 +138,7 @@ class ContinuousModel:
     shape_samples: ClassVar[tuple[tuple[float, ...], ...]] = ((),)
     tail_q: ClassVar[float | None] = 1e-100
     moments_exist: ClassVar[bool] = True
+    slow_moments: ClassVar[str] = ""
     sample_options: ClassVar[dict[str, Any]] = {}
 
     @property
@@ -148,6 +153,10 @@ class ContinuousModel:
         reason = (f"scipy.stats.{self.name}.{what}: the derivative in the shape parameters is not implemented "
                   "(no closed form written)")
         return (not_implemented(reason),) * self.nshapes
+
+    def kinks(self, *shapes: Any) -> tuple[float, ...]:
+        """Points of the standardized support where the density is not smooth (the quadratures split there)."""
+        return ()
 
     def _overrides(self, method: str) -> bool:
         return getattr(type(self), method) is not getattr(ContinuousModel, method)
@@ -540,6 +549,8 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
     dist = model.dist
     options = dict(model.sample_options.get(method, model.sample_options.get("*", {})))
     if method in ("mean", "var", "std", "moment") and not model.moments_exist:
+        return
+    if method in ("var", "std") and model.slow_moments:
         return
     numeric = method in ("mean", "var", "std", "moment", "entropy") and not _own(
         dist, "_entropy" if method == "entropy" else "_stats") and not (method != "entropy" and _own(dist, "_munp"))

@@ -91,6 +91,14 @@ def _xlogz(w: Any, z: Any) -> Any:
         return np.where(w == 0, 0.0, w * np.log(z))
 
 
+def _log1mexp(w: Any) -> Any:
+    """``log(1 - e^-w)`` for ``w > 0``, accurate at both ends (Maechler, *Accurately computing log(1 - exp(-|a|))*,
+    2012): ``log(-expm1(-w))`` below ``log 2``, ``log1p(-e^-w)`` above."""
+    w = np.asarray(w, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        return np.where(w < np.log(2.0), np.log(-np.expm1(-w)), np.log1p(-np.exp(-w)))
+
+
 # ---- genextreme -------------------------------------------------------------------------------------------
 def _genextreme_t(z: Any, c: Any) -> tuple[Any, Any, Any]:
     """``(t, 1 - cz, d log t / dc)``."""
@@ -341,18 +349,28 @@ class _ExponWeib(ContinuousModel):
         with np.errstate(all="ignore"):
             return (1 / a + np.log(e), 1 / c + np.log(z) + (a - 1) * wl / np.expm1(w) - wl)
 
-    def _dlogcdf(self, z: Any, a: Any, c: Any) -> tuple[Any, Any]:
+    def _dlogcdf(self, z: Any, a: Any, c: Any) -> tuple[Any, Any, Any]:
+        """``log F0 = a L``, ``L = log(1 - e^-w)``, ``w = z^c``, and ``d log F0/d(a, c)``."""
         w = z ** c
+        log_e = _log1mexp(w)
         with np.errstate(all="ignore"):
-            return np.log(-np.expm1(-w)), a * _xlogz(w, z) / np.expm1(w)
+            return a * log_e, log_e, a * _xlogz(w, z) / np.expm1(w)
 
     def dcdf_dshapes(self, z: Any, a: Any, c: Any) -> Any:
-        da, dc = self._dlogcdf(z, a, c)
-        cdf = (-np.expm1(-(z ** c))) ** a
+        logcdf, da, dc = self._dlogcdf(z, a, c)
+        cdf = np.exp(logcdf)
         return (cdf * da, cdf * dc)
 
     def dlogcdf_dshapes(self, z: Any, logcdf: Any, a: Any, c: Any) -> Any:
-        return self._dlogcdf(z, a, c)
+        return self._dlogcdf(z, a, c)[1:]
+
+    def dlogsf_dshapes(self, z: Any, logsf: Any, a: Any, c: Any) -> Any:
+        """``-F_theta / S`` with ``F/S = e^(aL) / -expm1(aL)`` (``S = 1 - e^(aL)``
+        to full precision where ``F`` is within rounding of 1)."""
+        logcdf, da, dc = self._dlogcdf(z, a, c)
+        with np.errstate(all="ignore"):
+            ratio = np.exp(logcdf) / -np.expm1(logcdf)  # F / S
+        return (-ratio * da, -ratio * dc)
 
 
 class _ExponPow(ContinuousModel):
