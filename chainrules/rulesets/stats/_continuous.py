@@ -130,6 +130,12 @@ class ContinuousModel:
         Why ``var`` and ``std`` have no samples, if they have none: SciPy's numerical variance of
         some distributions takes most of a second (vonmises: 0.7 s), and the finite differences
         need ten of them; their derivative is the quadrature that ``moment`` checks.
+    moment_order : int
+        The order of the ``moment`` samples (3; 2 for a law whose third moment is infinite).
+    numeric_moment : bool
+        ``True`` where SciPy integrates ``moment(3)`` numerically although its ``_stats`` gives the mean
+        and variance in closed form (no skewness): that sample is checked in the shapes only, as for
+        the distributions whose moments are all numerical.
     sample_options : dict
         Options of the samples (``rtol``, ``fdm``, ...) by method name, ``"*"`` for all.
     """
@@ -139,6 +145,8 @@ class ContinuousModel:
     tail_q: ClassVar[float | None] = 1e-100
     moments_exist: ClassVar[bool] = True
     slow_moments: ClassVar[str] = ""
+    numeric_moment: ClassVar[bool] = False
+    moment_order: ClassVar[int] = 3
     sample_options: ClassVar[dict[str, Any]] = {}
 
     @property
@@ -554,6 +562,7 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
         return
     numeric = method in ("mean", "var", "std", "moment", "entropy") and not _own(
         dist, "_entropy" if method == "entropy" else "_stats") and not (method != "entropy" and _own(dist, "_munp"))
+    numeric = numeric or (method == "moment" and model.numeric_moment)
     if numeric and "fdm" not in options:
         # SciPy integrates numerically (tens of ms a call, a quarter of a second for moment(3) with loc != 0):
         # finite differences without the step search, in the shapes only (loc and scale by keyword, loc = 0;
@@ -570,11 +579,12 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
         elif method in ("ppf", "isf"):
             yield Sample(dist, np.array([0.2, 0.6]), *params, label=f"{label} {method}", **options)
         elif numeric and shapes:
-            lead = (3,) if method == "moment" else ()
+            lead = (model.moment_order,) if method == "moment" else ()
             yield Sample(dist, *lead, *shapes, fkwargs={"loc": 0.0, "scale": _SCALE},
-                         label=f"{label} {method}{'(3)' if lead else ''} (in the shapes; SciPy integrates)", **options)
+                         label=f"{label} {method}{f'({lead[0]})' if lead else ''} (in the shapes; SciPy integrates)",
+                         **options)
         elif method == "moment":
-            yield Sample(dist, 3, *params, label=f"{label} moment(3)", **options)
+            yield Sample(dist, model.moment_order, *params, label=f"{label} moment({model.moment_order})", **options)
         elif method == "interval":
             yield Sample(dist, 0.8, *params, label=f"{label} interval(0.8)", **options)
         else:

@@ -25,7 +25,7 @@ double-exponential rule squares when the step halves, Bailey, Jeyabalan & Li,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -75,8 +75,8 @@ def _integrate(values: np.ndarray, weights: np.ndarray) -> tuple[float, float, f
 
 
 def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[float, ...]], Any],
-                         shapes: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``d/dtheta_i E[w(Z)]`` for each shape parameter (see the module docstring).
+                         shapes: tuple[Any, ...], indices: Sequence[int] | None = None) -> tuple[Any, ...]:
+    """``d/dtheta_i E[w(Z)]`` for each shape parameter (see the module docstring), or for those in ``indices``.
 
     Parameters
     ----------
@@ -88,14 +88,18 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
         ``weight(z, theta)``, vectorised in ``z``.
     shapes : tuple
         The shape parameters (broadcast; one integral per element).
+    indices : sequence of int, optional
+        The shape parameters to differentiate in (default: all); a distribution whose support
+        moves with some shapes integrates in the others and writes the boundary terms itself.
     """
     dist = model.dist
     arrays = np.broadcast_arrays(*(np.asarray(s, dtype=np.float64) for s in shapes))
-    out = [np.empty(arrays[0].shape) for _ in arrays]
+    wanted = list(range(len(arrays))) if indices is None else list(indices)
+    out = {i: np.empty(arrays[0].shape) for i in wanted}
     for index in np.ndindex(arrays[0].shape):
         theta = tuple(float(a[index]) for a in arrays)
         low, high = (float(b) for b in dist.support(*theta))
-        for i in range(len(theta)):
+        for i in wanted:
             moved = tuple(float(b) for b in dist.support(*theta[:i], theta[i] * (1 + 1e-3) + 1e-3, *theta[i + 1:]))
             ends = [end for end, other in zip((low, high), moved) if end != other]
             with np.errstate(all="ignore"):
@@ -104,7 +108,7 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
                 reason = (f"scipy.stats.{model.name}.{what}: the support depends on the shape parameters and the "
                           "density does not vanish at its end, so the derivative of the integral has boundary terms; "
                           "no closed form written")
-                return tuple(not_implemented(reason) for _ in arrays)
+                return tuple(not_implemented(reason) for _ in wanted)
         with np.errstate(all="ignore"):
             quartiles = np.asarray(dist.ppf([0.25, 0.5, 0.75], *theta), dtype=np.float64)
         centre = float(quartiles[1]) if np.isfinite(quartiles[1]) else 0.0
@@ -126,12 +130,14 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
                 partials = model.dlogpdf_dshapes(z, *(np.float64(t) for t in theta))
                 w = np.asarray(weight(z, theta), dtype=np.float64)
             for i, d in enumerate(partials):
+                if i not in out:
+                    continue
                 if isinstance(d, NotImplementedTangent):
-                    return (d,) * len(arrays)
+                    return (d,) * len(wanted)
                 with np.errstate(all="ignore"):
                     integrand = np.where(density == 0, 0.0, w * density * np.asarray(d, dtype=np.float64))
                 totals[i] += _integrate(integrand, weights)
-        for i in range(len(theta)):
+        for i in wanted:
             value, error, size = totals[i]
             # relative to the value, or to the scale of the integrand where the value cancels to nothing (a
             # symmetric law's mean does not move: 0 to rounding)
@@ -139,6 +145,6 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
                 reason = (f"scipy.stats.{model.name}.{what}: the quadrature of the derivative did not reach a "
                           f"relative accuracy of {RTOL:g} at {dist.shapes} = {theta} (estimated error {error:.2g} of "
                           f"{value:.3g})")
-                return tuple(not_implemented(reason) for _ in arrays)
+                return tuple(not_implemented(reason) for _ in wanted)
             out[i][index] = value
-    return tuple(o[()] for o in out)
+    return tuple(out[i][()] for i in wanted)

@@ -1,5 +1,5 @@
 """Distributions on a bounded support: triang, trapezoid, bradford, reciprocal, loguniform, rdist, truncexpon,
-truncpareto; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the shapes.
+truncpareto, truncweibull_min, argus; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the shapes.
 
 The maths
 ---------
@@ -13,11 +13,19 @@ The maths
 * reciprocal, loguniform(a, b): ``f0 = 1/(z log(b/a))`` on ``[a, b]``; rdist(c): ``(Z+1)/2 ~ Beta(c/2, c/2)``
   (the incomplete beta derivatives); truncexpon(b): ``f0 = e^-z / (1 - e^-b)`` on ``[0, b]``;
   truncpareto(b, c): ``f0 = b z^-(b+1) / (1 - c^-b)`` on ``[1, c]``.
+* truncweibull_min(c, a, b): ``f0 = c z^(c-1) e^(-z^c) / D`` on ``[a, b]``, ``D = e^(-a^c) - e^(-b^c)``;
+  ``E[Z^n] = (G(s, b^c) - G(s, a^c))/D``, ``s = n/c + 1``, ``G(s, x) = Gamma(s) P(s, x)`` differentiated in
+  ``s`` by the incomplete gamma's ``a``-derivative (:mod:`chainrules.rulesets.special.incomplete_gamma`).
+* argus(chi) (Albrecht et al., ARGUS Collaboration, *Phys. Lett. B* 241 (1990) 278): on ``[0, 1]``,
+  ``f0 = chi^3 z sqrt(1 - z^2) e^(-chi^2 (1 - z^2)/2) / (sqrt(2 pi) Psi(chi))``,
+  ``S0 = Psi(chi sqrt(1 - z^2)) / Psi(chi)`` with ``Psi(chi) = Phi(chi) - chi phi(chi) - 1/2 = P(3/2, chi^2/2)/2``,
+  ``Psi' = chi^2 phi``; the mean ``sqrt(pi/8) chi e^(-chi^2/4) I1(chi^2/4)/Psi`` and ``E[Z^2]`` as SciPy
+  computes them.
 
 Where the support moves with a shape (reciprocal's ``a``, ``b``; truncexpon's ``b``; truncpareto's
-``c``), the expectations obey the truncation identity: differentiating ``int_a^b g f`` with its
-ends, ``dE[g]/da = f(a) (E[g] - g(a)) + E[dg/da]`` and ``dE[g]/db = f(b) (g(b) - E[g]) + E[dg/db]``
-(``f`` the density, ``g`` the moment's or the entropy's integrand).
+``c``; truncweibull_min's ``a``, ``b``), the expectations obey the truncation identity: differentiating
+``int_a^b g f`` with its ends, ``dE[g]/da = f(a) (E[g] - g(a)) + E[dg/da]`` and
+``dE[g]/db = f(b) (g(b) - E[g]) + E[dg/db]`` (``f`` the density, ``g`` the moment's or the entropy's integrand).
 
 Examples
 --------
@@ -34,10 +42,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.special as sc
 import scipy.stats as st
 
 from chainrules.rulesets.special._gamma_tools import psi_increment
 from chainrules.rulesets.special.incomplete_beta import betainc_dab
+from chainrules.rulesets.special.incomplete_gamma import gammainc_da
 from chainrules.rulesets.stats._continuous import ContinuousModel, added, f64, register_models, scaled
 from chainrules_core import NotImplementedTangent
 
@@ -287,5 +297,147 @@ class _TruncPareto(ContinuousModel):
         return (-(1 / b - q * logc / (1 - q) + t + (b + 1) * dt_b), -(-b * q / (c * (1 - q)) + (b + 1) * dt_c))
 
 
+# ---- truncweibull_min ------------------------------------------------------------------------------------------
+def _xlog(w: Any, z: Any) -> Any:
+    """``w log z``, 0 where ``w`` is (``a^c log a`` at ``a = 0``)."""
+    with np.errstate(all="ignore"):
+        return np.where(w == 0, 0.0, w * np.log(z))
+
+
+class _TruncWeibullMin(ContinuousModel):
+    dist = st.truncweibull_min
+    shape_samples = ((1.8, 0.3, 2.0),)
+    tail_q = None
+
+    def _normaliser(self, c: Any, a: Any, b: Any) -> tuple[Any, Any, Any, Any]:
+        """``D = e^-A - e^-B`` (``A = a^c``, ``B = b^c``), ``dD/dc`` and the density at the ends ``f(a)``, ``f(b)``."""
+        ea, eb = np.exp(-(a ** c)), np.exp(-(b ** c))
+        d = ea - eb
+        dd_dc = -ea * _xlog(a ** c, a) + eb * _xlog(b ** c, b)
+        with np.errstate(all="ignore"):
+            fa = np.where(a == 0, np.where(c < 1, np.inf, np.where(c == 1, 1.0, 0.0)), c * a ** (c - 1)) * ea / d
+        fb = c * b ** (c - 1) * eb / d
+        return d, dd_dc, fa, fb
+
+    def dlogpdf_dz(self, z: Any, c: Any, a: Any, b: Any) -> Any:
+        return (c - 1) / z - c * z ** (c - 1)
+
+    def dlogpdf_dshapes(self, z: Any, c: Any, a: Any, b: Any) -> Any:
+        d, dd_dc, fa, fb = self._normaliser(c, a, b)
+        shape = np.broadcast(z, c, a, b).shape
+        dc = 1 / c + np.log(z) - _xlog(z ** c, z) - dd_dc / d
+        return (dc, np.broadcast_to(fa, shape), np.broadcast_to(-fb, shape))
+
+    def dcdf_dshapes(self, z: Any, c: Any, a: Any, b: Any) -> Any:
+        # F = N/D, N = e^-A - e^-(z^c): dF = (dN - F dD)/D
+        d, dd_dc, fa, fb = self._normaliser(c, a, b)
+        n = np.exp(-(a ** c)) - np.exp(-(z ** c))
+        cdf = n / d
+        dn_dc = -np.exp(-(a ** c)) * _xlog(a ** c, a) + np.exp(-(z ** c)) * _xlog(z ** c, z)
+        return ((dn_dc - cdf * dd_dc) / d, -fa * (1 - cdf), -fb * cdf)
+
+    def dmunp(self, n: int, c: Any, a: Any, b: Any) -> Any:
+        """``E[Z^n] = (G(s, B) - G(s, A))/D``, ``s = n/c + 1``, ``G(s, x) = Gamma(s) P(s, x)`` (SciPy's ``_munp``);
+        in ``a`` and ``b`` the truncation identity."""
+        c, a, b = f64(c), f64(a), f64(b)
+        d, dd_dc, fa, fb = self._normaliser(c, a, b)
+        m = f64(self.dist.moment(n, c, a, b))
+        s = n / c + 1
+        big_a, big_b = a ** c, b ** c
+
+        def dg_dc(x: Any, end: Any) -> Any:  # d/dc G(s, x(c)), x = end^c
+            dp_ds = gammainc_da(s, x)
+            if isinstance(dp_ds, NotImplementedTangent):
+                return dp_ds
+            with np.errstate(all="ignore"):
+                dg_ds = sc.gamma(s) * (sc.psi(s) * sc.gammainc(s, x) + dp_ds)
+                dg_dx = np.where(x == 0, 0.0, np.exp((s - 1) * np.log(x) - x))
+                return np.where(x == 0, 0.0, dg_ds * (-n / c ** 2) + dg_dx * _xlog(x, end))
+
+        upper, lower = dg_dc(big_b, b), dg_dc(big_a, a)
+        for part in (upper, lower):
+            if isinstance(part, NotImplementedTangent):
+                return (part, fa * (m - a ** n), fb * (b ** n - m))
+        return ((upper - lower - m * dd_dc) / d, fa * (m - a ** n), fb * (b ** n - m))
+
+    def dentropy(self, c: Any, a: Any, b: Any) -> Any:
+        """``dh/da = f(a) (log f(a) + h - 1)``, ``dh/db = -f(b) (log f(b) + h - 1)`` (Leibniz's rule; ``dlog f/da``
+        is the constant ``f(a)``, ``dlog f/db = -f(b)``); in ``c`` (the support does not move) by quadrature."""
+        from chainrules.rulesets.stats._expectations import expectation_partials
+
+        c, a, b = f64(c), f64(a), f64(b)
+        _, _, fa, fb = self._normaliser(c, a, b)
+        h = f64(self.dist.entropy(c, a, b))
+        with np.errstate(all="ignore"):
+            da = np.where(fa == 0, 0.0, fa * (np.log(fa) + h - 1))
+        db = -fb * (np.log(fb) + h - 1)
+        (dc,) = expectation_partials(self, "entropy", lambda z, theta: -self.dist._logpdf(z, *theta), (c, a, b),
+                                     indices=(0,))
+        return (dc, da, db)
+
+
+# ---- argus ----------------------------------------------------------------------------------------------------
+def _argus_psi(chi: Any) -> Any:
+    """``Psi(chi) = Phi(chi) - chi phi(chi) - 1/2 = P(3/2, chi^2/2)/2`` (SciPy's ``_argus_phi``)."""
+    return sc.gammainc(1.5, chi * chi / 2) / 2
+
+
+def _argus_score(chi: Any) -> Any:
+    """``Psi'(chi)/Psi(chi) = chi^2 phi(chi)/Psi(chi)``."""
+    return chi * chi * np.exp(-chi * chi / 2) / (_SQRT_2PI * _argus_psi(chi))
+
+
+_SQRT_2PI = float(np.sqrt(2 * np.pi))
+_ARGUS_SERIES = np.array([-358 / 65690625, 0, -94 / 1010625, 0, 2 / 2625, 0, 6 / 175, 0, 0.4])
+"""SciPy's Taylor polynomial of ``E[Z^2]`` below ``chi = 0.1``."""
+
+
+class _Argus(ContinuousModel):
+    dist = st.argus
+    shape_samples = ((1.5,),)
+    tail_q = None
+    numeric_moment = True
+
+    def dlogpdf_dz(self, z: Any, chi: Any) -> Any:
+        return 1 / z - z / ((1 - z) * (1 + z)) + chi * chi * z
+
+    def dlogpdf_dshapes(self, z: Any, chi: Any) -> Any:
+        return (3 / chi - _argus_score(chi) - chi * (1 - z) * (1 + z),)
+
+    def dlogsf_dshapes(self, z: Any, logsf: Any, chi: Any) -> Any:
+        """``S = Psi(chi y)/Psi(chi)``, ``y = sqrt(1 - z^2)``:
+        ``d log S/dchi = y Psi'(chi y)/Psi(chi y) - Psi'(chi)/Psi(chi)``."""
+        y = np.sqrt((1 - z) * (1 + z))
+        with np.errstate(all="ignore"):
+            inner = np.where(y == 0, 3 / chi, y * _argus_score(chi * y))  # Psi(t) ~ t^3: the limit 3/chi
+        return (inner - _argus_score(chi),)
+
+    def dcdf_dshapes(self, z: Any, chi: Any) -> Any:
+        y = np.sqrt((1 - z) * (1 + z))
+        sf = _argus_psi(chi * y) / _argus_psi(chi)
+        return (-sf * self.dlogsf_dshapes(z, None, chi)[0],)
+
+    def dmean(self, chi: Any) -> Any:
+        """``m = sqrt(pi/8) chi e^-t I1(t)/Psi``, ``t = chi^2/4`` (SciPy's ``_stats``), with
+        ``d(e^-t I1(t))/dt = e^-t ((I0 + I2)/2 - I1)`` (DLMF 10.29.1)."""
+        chi = f64(chi)
+        t = chi * chi / 4
+        i1 = sc.ive(1, t)
+        m = np.sqrt(np.pi / 8) * chi * i1 / _argus_psi(chi)
+        dnum = i1 + chi * (chi / 2) * ((sc.ive(0, t) + sc.ive(2, t)) / 2 - i1)
+        return (np.sqrt(np.pi / 8) * dnum / _argus_psi(chi) - m * _argus_score(chi),)
+
+    def dvar(self, chi: Any) -> Any:
+        """``v = mu'_2 - m^2``, ``mu'_2 = 1 - 3/chi^2 + chi phi/Psi`` (SciPy's polynomial below ``chi = 0.1``)."""
+        chi = f64(chi)
+        phi = np.exp(-chi * chi / 2) / _SQRT_2PI
+        psi = _argus_psi(chi)
+        with np.errstate(all="ignore"):
+            d2 = np.where(chi > 0.1, 6 / chi ** 3 + phi * (1 - chi * chi) / psi - chi ** 3 * phi * phi / psi ** 2,
+                          np.polyval(np.polyder(_ARGUS_SERIES), chi))
+        m = f64(self.dist.mean(chi))
+        return (d2 - 2 * m * self.dmean(chi)[0],)
+
+
 register_models(_Triang(), _Trapezoid(), _Bradford(), _Reciprocal(), _LogUniform(), _RDist(), _TruncExpon(),
-                _TruncPareto())
+                _TruncPareto(), _TruncWeibullMin(), _Argus())
