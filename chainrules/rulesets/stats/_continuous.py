@@ -17,22 +17,22 @@ describes ``f0`` by its partial derivatives, written once per distribution:
 
 Everything else is generic (this module), from the chain rule through ``z``:
 
-==========  ====================  ======================  =========================  ===================
-method      d/dx (or q)           d/dloc                  d/dscale                   d/dtheta
-==========  ====================  ======================  =========================  ===================
-logpdf      ``l_z / s``           ``-l_z / s``            ``-(1 + z l_z) / s``       ``l_theta``
-pdf         ``f`` times the partials of logpdf
-cdf         ``f(x)``              ``-f(x)``               ``-z f(x)``                ``F_theta``
-sf          ``-f(x)``             ``f(x)``                ``z f(x)``                 ``-F_theta``
-logcdf      ``f(x) / F``          ``-f(x) / F``           ``-z f(x) / F``            ``F_theta / F``
-logsf       ``-f(x) / S``         ``f(x) / S``            ``z f(x) / S``             ``-F_theta / S``
-ppf         ``1 / f(y)``          ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-isf         ``-1 / f(y)``         ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-mean        .                     ``1``                   ``m``                      ``s m_theta``
-var         .                     ``0``                   ``2 s v``                  ``s^2 v_theta``
-std         .                     ``0``                   ``sqrt(v)``                ``s v_theta / (2 sqrt v)``
-entropy     .                     ``0``                   ``1 / s``                  ``h_theta``
-==========  ====================  ======================  =========================  ===================
+=======  =============  ==============  ======================  ==========================
+method   d/dx (or q)    d/dloc          d/dscale                d/dtheta
+=======  =============  ==============  ======================  ==========================
+logpdf   ``l_z / s``    ``-l_z / s``    ``-(1 + z l_z) / s``    ``l_theta``
+pdf      ``f l_z / s``  ``-f l_z / s``  ``-f (1 + z l_z) / s``  ``f l_theta``
+cdf      ``f(x)``       ``-f(x)``       ``-z f(x)``             ``F_theta``
+sf       ``-f(x)``      ``f(x)``        ``z f(x)``              ``-F_theta``
+logcdf   ``f(x) / F``   ``-f(x) / F``   ``-z f(x) / F``         ``F_theta / F``
+logsf    ``-f(x) / S``  ``f(x) / S``    ``z f(x) / S``          ``-F_theta / S``
+ppf      ``1 / f(y)``   ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+isf      ``-1 / f(y)``  ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+mean     .              ``1``           ``m``                   ``s m_theta``
+var      .              ``0``           ``2 s v``               ``s^2 v_theta``
+std      .              ``0``           ``sqrt(v)``             ``s v_theta / (2 sqrt v)``
+entropy  .              ``0``           ``1 / s``               ``h_theta``
+=======  =============  ==============  ======================  ==========================
 
 where ``f(x) = exp(logpdf(x))`` is SciPy's density at the point (for ``ppf``/``isf`` at the
 output ``y``, ``zeta = (y - loc)/s``: the implicit function theorem on ``F0(zeta) = q``), and

@@ -7,19 +7,19 @@ Their distribution functions are elementary, ``F0 = exp(-t)`` or ``1 - exp(-t)``
 exponential of ``z``, so the shape derivatives are written in log space: ``d log F0/dc`` and
 ``d log S0/dc`` directly (never ``F_c / F`` where ``F`` underflows):
 
-=================  ==============================================  =========================================
-distribution       ``log f0(z)``                                   distribution function
-=================  ==============================================  =========================================
-genextreme(c)      ``-t + (1/c - 1) log(1 - cz)``                  ``log F0 = -t``, ``t = (1 - cz)^(1/c)``
-weibull_min(c)     ``log c + (c-1) log z - z^c``                   ``log S0 = -z^c``
-weibull_max(c)     ``log c + (c-1) log(-z) - (-z)^c``              ``log F0 = -(-z)^c``
-dweibull(c)        ``log(c/2) + (c-1) log|z| - |z|^c``             ``F0 = exp(-|z|^c)/2`` below 0
-invweibull(c)      ``log c - (c+1) log z - z^-c``                  ``log F0 = -z^-c``
-gompertz(c)        ``log c + z - c (e^z - 1)``                     ``log S0 = -c (e^z - 1)``
-exponweib(a, c)    ``log(ac) + (a-1) log(1 - e^(-z^c)) - z^c + (c-1) log z``  ``log F0 = a log(1 - e^(-z^c))``
-exponpow(b)        ``1 + log b + (b-1) log z + z^b - e^(z^b)``     ``log S0 = -(e^(z^b) - 1)``
-genlogistic(c)     ``log c - z - (c+1) log(1 + e^-z)``             ``log F0 = -c log(1 + e^-z)``
-=================  ==============================================  =========================================
+===============  =========================================================  =======================================
+distribution     ``log f0(z)``                                              distribution function
+===============  =========================================================  =======================================
+genextreme(c)    ``-t + (1/c - 1) log(1 - cz)``                             ``log F0 = -t``, ``t = (1 - cz)^(1/c)``
+weibull_min(c)   ``log c + (c-1) log z - z^c``                              ``log S0 = -z^c``
+weibull_max(c)   ``log c + (c-1) log(-z) - (-z)^c``                         ``log F0 = -(-z)^c``
+dweibull(c)      ``log(c/2) + (c-1) log|z| - |z|^c``                        ``F0 = exp(-|z|^c)/2`` below 0
+invweibull(c)    ``log c - (c+1) log z - z^-c``                             ``log F0 = -z^-c``
+gompertz(c)      ``log c + z - c (e^z - 1)``                                ``log S0 = -c (e^z - 1)``
+exponweib(a, c)  ``log(ac) + (a-1) log(1 - e^(-z^c)) - z^c + (c-1) log z``  ``log F0 = a log(1 - e^(-z^c))``
+exponpow(b)      ``1 + log b + (b-1) log z + z^b - e^(z^b)``                ``log S0 = -(e^(z^b) - 1)``
+genlogistic(c)   ``log c - z - (c+1) log(1 + e^-z)``                        ``log F0 = -c log(1 + e^-z)``
+===============  =========================================================  =======================================
 
 genextreme at ``c -> 0`` (the Gumbel law) has ``log t = log(1 - cz)/c``, whose derivative
 ``-(log(1 - u) + u/(1 - u))/c^2`` (``u = cz``) cancels: it is summed as

@@ -10,22 +10,22 @@ series and continued fraction of
 :mod:`chainrules.rulesets.special.incomplete_gamma`, Moore 1982) and ``dP/du = u^(a-1) e^-u /
 Gamma(a)``:
 
-=============  =========================================  ===============================
-distribution   log-density ``log f0(z)``                  ``F0(z)``
-=============  =========================================  ===============================
-gamma(a)       ``(a-1) log z - z - log Gamma(a)``         ``P(a, z)``
-erlang(a)      as gamma (SciPy's ``erlang_gen`` is one)   ``P(a, z)``
-chi2(k)        ``(k/2-1) log z - z/2 - log Gamma(k/2) - (k/2) log 2``  ``P(k/2, z/2)``
-chi(k)         ``(k-1) log z - z^2/2 - (k/2-1) log 2 - log Gamma(k/2)``  ``P(k/2, z^2/2)``
-invgamma(a)    ``-(a+1) log z - 1/z - log Gamma(a)``      ``Q(a, 1/z)``
-loggamma(c)    ``c z - e^z - log Gamma(c)``               ``P(c, e^z)``
-gengamma(a,c)  ``log|c| + (ca-1) log z - z^c - log Gamma(a)``  ``P(a, z^c)`` (``Q`` for c < 0)
-nakagami(nu)   ``log 2 + nu log nu - log Gamma(nu) + (2nu-1) log z - nu z^2``  ``P(nu, nu z^2)``
-dgamma(a)      ``(a-1) log|z| - |z| - log 2 - log Gamma(a)``  ``1/2 + sign(z) P(a, |z|)/2``
-gennorm(b)     ``log(b/2) - log Gamma(1/b) - |z|^b``     ``1/2 + sign(z) P(1/b, |z|^b)/2``
-halfgennorm(b) ``log b - log Gamma(1/b) - z^b``           ``P(1/b, z^b)``
-pearson3(g)    ``log|beta| + (alpha-1) log t - t - log Gamma(alpha)``  ``P(alpha, t)`` (``Q`` for g < 0)
-=============  =========================================  ===============================
+==============  ==============================================================  =================================
+distribution    log-density ``log f0(z)``                                       ``F0(z)``
+==============  ==============================================================  =================================
+gamma(a)        ``(a-1) log z - z - log Gamma(a)``                              ``P(a, z)``
+erlang(a)       as gamma (SciPy's ``erlang_gen`` is one)                        ``P(a, z)``
+chi2(k)         ``(k/2-1) log z - z/2 - log Gamma(k/2) - (k/2) log 2``          ``P(k/2, z/2)``
+chi(k)          ``(k-1) log z - z^2/2 - (k/2-1) log 2 - log Gamma(k/2)``        ``P(k/2, z^2/2)``
+invgamma(a)     ``-(a+1) log z - 1/z - log Gamma(a)``                           ``Q(a, 1/z)``
+loggamma(c)     ``c z - e^z - log Gamma(c)``                                    ``P(c, e^z)``
+gengamma(a,c)   ``log|c| + (ca-1) log z - z^c - log Gamma(a)``                  ``P(a, z^c)`` (``Q`` for c < 0)
+nakagami(nu)    ``log 2 + nu log nu - log Gamma(nu) + (2nu-1) log z - nu z^2``  ``P(nu, nu z^2)``
+dgamma(a)       ``(a-1) log|z| - |z| - log 2 - log Gamma(a)``                   ``1/2 + sign(z) P(a, |z|)/2``
+gennorm(b)      ``log(b/2) - log Gamma(1/b) - |z|^b``                           ``1/2 + sign(z) P(1/b, |z|^b)/2``
+halfgennorm(b)  ``log b - log Gamma(1/b) - z^b``                                ``P(1/b, z^b)``
+pearson3(g)     ``log|beta| + (alpha-1) log t - t - log Gamma(alpha)``          ``P(alpha, t)`` (``Q`` for g < 0)
+==============  ==============================================================  =================================
 
 (pearson3: ``beta = 2/g``, ``alpha = 4/g^2``, ``t = beta z + alpha``; below ``|g| = 1.6e-5`` SciPy uses the
 standard normal, constant in ``g``, and so do the rules.)
