@@ -17,22 +17,22 @@ describes ``f0`` by its partial derivatives, written once per distribution:
 
 Everything else is generic (this module), from the chain rule through ``z``:
 
-==========  ====================  ======================  =========================  ===================
-method      d/dx (or q)           d/dloc                  d/dscale                   d/dtheta
-==========  ====================  ======================  =========================  ===================
-logpdf      ``l_z / s``           ``-l_z / s``            ``-(1 + z l_z) / s``       ``l_theta``
-pdf         ``f`` times the partials of logpdf
-cdf         ``f(x)``              ``-f(x)``               ``-z f(x)``                ``F_theta``
-sf          ``-f(x)``             ``f(x)``                ``z f(x)``                 ``-F_theta``
-logcdf      ``f(x) / F``          ``-f(x) / F``           ``-z f(x) / F``            ``F_theta / F``
-logsf       ``-f(x) / S``         ``f(x) / S``            ``z f(x) / S``             ``-F_theta / S``
-ppf         ``1 / f(y)``          ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-isf         ``-1 / f(y)``         ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-mean        .                     ``1``                   ``m``                      ``s m_theta``
-var         .                     ``0``                   ``2 s v``                  ``s^2 v_theta``
-std         .                     ``0``                   ``sqrt(v)``                ``s v_theta / (2 sqrt v)``
-entropy     .                     ``0``                   ``1 / s``                  ``h_theta``
-==========  ====================  ======================  =========================  ===================
+=======  =============  ==============  ======================  ==========================
+method   d/dx (or q)    d/dloc          d/dscale                d/dtheta
+=======  =============  ==============  ======================  ==========================
+logpdf   ``l_z / s``    ``-l_z / s``    ``-(1 + z l_z) / s``    ``l_theta``
+pdf      ``f l_z / s``  ``-f l_z / s``  ``-f (1 + z l_z) / s``  ``f l_theta``
+cdf      ``f(x)``       ``-f(x)``       ``-z f(x)``             ``F_theta``
+sf       ``-f(x)``      ``f(x)``        ``z f(x)``              ``-F_theta``
+logcdf   ``f(x) / F``   ``-f(x) / F``   ``-z f(x) / F``         ``F_theta / F``
+logsf    ``-f(x) / S``  ``f(x) / S``    ``z f(x) / S``          ``-F_theta / S``
+ppf      ``1 / f(y)``   ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+isf      ``-1 / f(y)``  ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+mean     .              ``1``           ``m``                   ``s m_theta``
+var      .              ``0``           ``2 s v``               ``s^2 v_theta``
+std      .              ``0``           ``sqrt(v)``             ``s v_theta / (2 sqrt v)``
+entropy  .              ``0``           ``1 / s``               ``h_theta``
+=======  =============  ==============  ======================  ==========================
 
 where ``f(x) = exp(logpdf(x))`` is SciPy's density at the point (for ``ppf``/``isf`` at the
 output ``y``, ``zeta = (y - loc)/s``: the implicit function theorem on ``F0(zeta) = q``), and
@@ -126,6 +126,16 @@ class ContinuousModel:
     moments_exist : bool
         ``False`` for a distribution without mean and variance (cauchy): no samples for
         ``mean``, ``var``, ``std``, ``moment`` (their partials are NaN, as their values).
+    slow_moments : str
+        Why ``var`` and ``std`` have no samples, if they have none: SciPy's numerical variance of
+        some distributions takes most of a second (vonmises: 0.7 s), and the finite differences
+        need ten of them; their derivative is the quadrature that ``moment`` checks.
+    moment_order : int
+        The order of the ``moment`` samples (3; 2 for a law whose third moment is infinite).
+    numeric_moment : bool
+        ``True`` where SciPy integrates ``moment(3)`` numerically although its ``_stats`` gives the mean
+        and variance in closed form (no skewness): that sample is checked in the shapes only, as for
+        the distributions whose moments are all numerical.
     sample_options : dict
         Options of the samples (``rtol``, ``fdm``, ...) by method name, ``"*"`` for all.
     """
@@ -134,6 +144,9 @@ class ContinuousModel:
     shape_samples: ClassVar[tuple[tuple[float, ...], ...]] = ((),)
     tail_q: ClassVar[float | None] = 1e-100
     moments_exist: ClassVar[bool] = True
+    slow_moments: ClassVar[str] = ""
+    numeric_moment: ClassVar[bool] = False
+    moment_order: ClassVar[int] = 3
     sample_options: ClassVar[dict[str, Any]] = {}
 
     @property
@@ -148,6 +161,10 @@ class ContinuousModel:
         reason = (f"scipy.stats.{self.name}.{what}: the derivative in the shape parameters is not implemented "
                   "(no closed form written)")
         return (not_implemented(reason),) * self.nshapes
+
+    def kinks(self, *shapes: Any) -> tuple[float, ...]:
+        """Points of the standardized support where the density is not smooth (the quadratures split there)."""
+        return ()
 
     def _overrides(self, method: str) -> bool:
         return getattr(type(self), method) is not getattr(ContinuousModel, method)
@@ -541,8 +558,11 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
     options = dict(model.sample_options.get(method, model.sample_options.get("*", {})))
     if method in ("mean", "var", "std", "moment") and not model.moments_exist:
         return
+    if method in ("var", "std") and model.slow_moments:
+        return
     numeric = method in ("mean", "var", "std", "moment", "entropy") and not _own(
         dist, "_entropy" if method == "entropy" else "_stats") and not (method != "entropy" and _own(dist, "_munp"))
+    numeric = numeric or (method == "moment" and model.numeric_moment)
     if numeric and "fdm" not in options:
         # SciPy integrates numerically (tens of ms a call, a quarter of a second for moment(3) with loc != 0):
         # finite differences without the step search, in the shapes only (loc and scale by keyword, loc = 0;
@@ -559,11 +579,12 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
         elif method in ("ppf", "isf"):
             yield Sample(dist, np.array([0.2, 0.6]), *params, label=f"{label} {method}", **options)
         elif numeric and shapes:
-            lead = (3,) if method == "moment" else ()
+            lead = (model.moment_order,) if method == "moment" else ()
             yield Sample(dist, *lead, *shapes, fkwargs={"loc": 0.0, "scale": _SCALE},
-                         label=f"{label} {method}{'(3)' if lead else ''} (in the shapes; SciPy integrates)", **options)
+                         label=f"{label} {method}{f'({lead[0]})' if lead else ''} (in the shapes; SciPy integrates)",
+                         **options)
         elif method == "moment":
-            yield Sample(dist, 3, *params, label=f"{label} moment(3)", **options)
+            yield Sample(dist, model.moment_order, *params, label=f"{label} moment({model.moment_order})", **options)
         elif method == "interval":
             yield Sample(dist, 0.8, *params, label=f"{label} interval(0.8)", **options)
         else:

@@ -7,8 +7,9 @@ rule integrates their derivative, differentiating under the integral sign::
 
 (for the variance ``w = (z - m)^2`` and for the entropy ``w = -log f0``, whose own
 derivatives contribute ``E[-2 (Z - m)] dm/dtheta = 0`` and ``-E[dlog f0/dtheta] = 0``).
-This holds where the support does not depend on the shapes; otherwise the moving ends
-add boundary terms and the derivative is ``not_implemented``.
+This holds where the support does not depend on the shapes, or where the density is 0 at
+an end that moves (Leibniz's rule adds ``f(end) g(end) d end/dtheta``); otherwise the
+derivative is ``not_implemented``.
 
 The integral is computed with the double-exponential substitutions of Takahasi and Mori
 (*Publ. RIMS Kyoto* 9 (1974) 721): tanh-sinh on a finite support, exp-sinh on a half line,
@@ -24,7 +25,7 @@ double-exponential rule squares when the step halves, Bailey, Jeyabalan & Li,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,17 +65,18 @@ def _nodes(low: float, high: float, centre: float, width: float) -> tuple[np.nda
     return centre + width * s, _STEP * width * _HALF_PI * cosh * np.cosh(_HALF_PI * sinh)
 
 
-def _integrate(values: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
+def _integrate(values: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:
+    """The integral, its error estimate and the integral of the absolute value (the scale of the rounding)."""
     g = values * weights
     fine = float(np.sum(g))
     coarse = float(2 * np.sum(g[_COARSE]))
     size = float(np.sum(np.abs(g)))
-    return fine, abs(fine - coarse) + 1e-15 * size
+    return fine, abs(fine - coarse) + 1e-15 * size, size
 
 
 def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[float, ...]], Any],
-                         shapes: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``d/dtheta_i E[w(Z)]`` for each shape parameter (see the module docstring).
+                         shapes: tuple[Any, ...], indices: Sequence[int] | None = None) -> tuple[Any, ...]:
+    """``d/dtheta_i E[w(Z)]`` for each shape parameter (see the module docstring), or for those in ``indices``.
 
     Parameters
     ----------
@@ -86,40 +88,63 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
         ``weight(z, theta)``, vectorised in ``z``.
     shapes : tuple
         The shape parameters (broadcast; one integral per element).
+    indices : sequence of int, optional
+        The shape parameters to differentiate in (default: all); a distribution whose support
+        moves with some shapes integrates in the others and writes the boundary terms itself.
     """
     dist = model.dist
     arrays = np.broadcast_arrays(*(np.asarray(s, dtype=np.float64) for s in shapes))
-    out = [np.empty(arrays[0].shape) for _ in arrays]
+    wanted = list(range(len(arrays))) if indices is None else list(indices)
+    out = {i: np.empty(arrays[0].shape) for i in wanted}
     for index in np.ndindex(arrays[0].shape):
         theta = tuple(float(a[index]) for a in arrays)
         low, high = (float(b) for b in dist.support(*theta))
-        for i in range(len(theta)):
+        for i in wanted:
             moved = tuple(float(b) for b in dist.support(*theta[:i], theta[i] * (1 + 1e-3) + 1e-3, *theta[i + 1:]))
-            if moved != (low, high):
-                reason = (f"scipy.stats.{model.name}.{what}: the support depends on the shape parameters, so the "
-                          "derivative of the integral has boundary terms; no closed form written")
-                return tuple(not_implemented(reason) for _ in arrays)
+            ends = [end for end, other in zip((low, high), moved) if end != other]
+            with np.errstate(all="ignore"):
+                vanishes = all(np.isneginf(dist._logpdf(np.float64(end), *theta)) for end in ends)
+            if not vanishes:  # a moving end where the density is not 0 adds a boundary term
+                reason = (f"scipy.stats.{model.name}.{what}: the support depends on the shape parameters and the "
+                          "density does not vanish at its end, so the derivative of the integral has boundary terms; "
+                          "no closed form written")
+                return tuple(not_implemented(reason) for _ in wanted)
         with np.errstate(all="ignore"):
             quartiles = np.asarray(dist.ppf([0.25, 0.5, 0.75], *theta), dtype=np.float64)
-            centre = float(quartiles[1]) if np.isfinite(quartiles[1]) else 0.0
-            width = float(quartiles[2] - quartiles[0]) / 2 if np.all(np.isfinite(quartiles)) else 1.0
-            z, weights = _nodes(low, high, centre, width if width > 0 else 1.0)
-            inside = (z > low) & (z < high) & np.isfinite(z)  # nodes rounded onto an end count for nothing
-            z = np.where(inside, z, centre)
-            logf = np.asarray(dist._logpdf(z, *theta), dtype=np.float64)
-            density = np.where(inside, np.exp(logf), 0.0)
-            partials = model.dlogpdf_dshapes(z, *(np.float64(t) for t in theta))
-            w = np.asarray(weight(z, theta), dtype=np.float64)
-        for i, d in enumerate(partials):
-            if isinstance(d, NotImplementedTangent):
-                return (d,) * len(arrays)
+        centre = float(quartiles[1]) if np.isfinite(quartiles[1]) else 0.0
+        width = float(quartiles[2] - quartiles[0]) / 2 if np.all(np.isfinite(quartiles)) else 1.0
+        # one substitution per piece between the kinks of the density (the rule is spectral on smooth pieces only)
+        kinks = [float(k) for k in model.kinks(*theta) if low < k < high]
+        pieces = list(zip([low, *kinks], [*kinks, high]))
+        totals = np.zeros((len(theta), 3))
+        for a, b in pieces:
             with np.errstate(all="ignore"):
-                integrand = np.where(density == 0, 0.0, w * density * np.asarray(d, dtype=np.float64))
-            value, error = _integrate(integrand, weights)
-            if not (np.isfinite(value) and error <= RTOL * max(abs(value), 1e-300)):
+                mid = centre if a < centre < b or not (np.isfinite(a) and np.isfinite(b)) else (a + b) / 2
+                if len(pieces) > 1 and not (np.isfinite(a) and np.isfinite(b)):
+                    mid = (a if np.isfinite(a) else b) + (width if np.isfinite(a) else -width)
+                z, weights = _nodes(a, b, mid, width if width > 0 else 1.0)
+                inside = (z > a) & (z < b) & np.isfinite(z)  # nodes rounded onto an end count for nothing
+                z = np.where(inside, z, mid)
+                logf = np.asarray(dist._logpdf(z, *theta), dtype=np.float64)
+                density = np.where(inside, np.exp(logf), 0.0)
+                partials = model.dlogpdf_dshapes(z, *(np.float64(t) for t in theta))
+                w = np.asarray(weight(z, theta), dtype=np.float64)
+            for i, d in enumerate(partials):
+                if i not in out:
+                    continue
+                if isinstance(d, NotImplementedTangent):
+                    return (d,) * len(wanted)
+                with np.errstate(all="ignore"):
+                    integrand = np.where(density == 0, 0.0, w * density * np.asarray(d, dtype=np.float64))
+                totals[i] += _integrate(integrand, weights)
+        for i in wanted:
+            value, error, size = totals[i]
+            # relative to the value, or to the scale of the integrand where the value cancels to nothing (a
+            # symmetric law's mean does not move: 0 to rounding)
+            if not (np.isfinite(value) and error <= RTOL * max(abs(value), 1e-4 * size, 1e-300)):
                 reason = (f"scipy.stats.{model.name}.{what}: the quadrature of the derivative did not reach a "
                           f"relative accuracy of {RTOL:g} at {dist.shapes} = {theta} (estimated error {error:.2g} of "
                           f"{value:.3g})")
-                return tuple(not_implemented(reason) for _ in arrays)
+                return tuple(not_implemented(reason) for _ in wanted)
             out[i][index] = value
-    return tuple(o[()] for o in out)
+    return tuple(out[i][()] for i in wanted)

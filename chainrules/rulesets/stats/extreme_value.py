@@ -7,19 +7,19 @@ Their distribution functions are elementary, ``F0 = exp(-t)`` or ``1 - exp(-t)``
 exponential of ``z``, so the shape derivatives are written in log space: ``d log F0/dc`` and
 ``d log S0/dc`` directly (never ``F_c / F`` where ``F`` underflows):
 
-=================  ==============================================  =========================================
-distribution       ``log f0(z)``                                   distribution function
-=================  ==============================================  =========================================
-genextreme(c)      ``-t + (1/c - 1) log(1 - cz)``                  ``log F0 = -t``, ``t = (1 - cz)^(1/c)``
-weibull_min(c)     ``log c + (c-1) log z - z^c``                   ``log S0 = -z^c``
-weibull_max(c)     ``log c + (c-1) log(-z) - (-z)^c``              ``log F0 = -(-z)^c``
-dweibull(c)        ``log(c/2) + (c-1) log|z| - |z|^c``             ``F0 = exp(-|z|^c)/2`` below 0
-invweibull(c)      ``log c - (c+1) log z - z^-c``                  ``log F0 = -z^-c``
-gompertz(c)        ``log c + z - c (e^z - 1)``                     ``log S0 = -c (e^z - 1)``
-exponweib(a, c)    ``log(ac) + (a-1) log(1 - e^(-z^c)) - z^c + (c-1) log z``  ``log F0 = a log(1 - e^(-z^c))``
-exponpow(b)        ``1 + log b + (b-1) log z + z^b - e^(z^b)``     ``log S0 = -(e^(z^b) - 1)``
-genlogistic(c)     ``log c - z - (c+1) log(1 + e^-z)``             ``log F0 = -c log(1 + e^-z)``
-=================  ==============================================  =========================================
+===============  =========================================================  =======================================
+distribution     ``log f0(z)``                                              distribution function
+===============  =========================================================  =======================================
+genextreme(c)    ``-t + (1/c - 1) log(1 - cz)``                             ``log F0 = -t``, ``t = (1 - cz)^(1/c)``
+weibull_min(c)   ``log c + (c-1) log z - z^c``                              ``log S0 = -z^c``
+weibull_max(c)   ``log c + (c-1) log(-z) - (-z)^c``                         ``log F0 = -(-z)^c``
+dweibull(c)      ``log(c/2) + (c-1) log|z| - |z|^c``                        ``F0 = exp(-|z|^c)/2`` below 0
+invweibull(c)    ``log c - (c+1) log z - z^-c``                             ``log F0 = -z^-c``
+gompertz(c)      ``log c + z - c (e^z - 1)``                                ``log S0 = -c (e^z - 1)``
+exponweib(a, c)  ``log(ac) + (a-1) log(1 - e^(-z^c)) - z^c + (c-1) log z``  ``log F0 = a log(1 - e^(-z^c))``
+exponpow(b)      ``1 + log b + (b-1) log z + z^b - e^(z^b)``                ``log S0 = -(e^(z^b) - 1)``
+genlogistic(c)   ``log c - z - (c+1) log(1 + e^-z)``                        ``log F0 = -c log(1 + e^-z)``
+===============  =========================================================  =======================================
 
 genextreme at ``c -> 0`` (the Gumbel law) has ``log t = log(1 - cz)/c``, whose derivative
 ``-(log(1 - u) + u/(1 - u))/c^2`` (``u = cz``) cancels: it is summed as
@@ -89,6 +89,14 @@ def _xlogz(w: Any, z: Any) -> Any:
     """``w log z`` with 0 where ``w`` is 0 (``z^c log z`` at ``z = 0``)."""
     with np.errstate(all="ignore"):
         return np.where(w == 0, 0.0, w * np.log(z))
+
+
+def _log1mexp(w: Any) -> Any:
+    """``log(1 - e^-w)`` for ``w > 0``, accurate at both ends (Maechler, *Accurately computing log(1 - exp(-|a|))*,
+    2012): ``log(-expm1(-w))`` below ``log 2``, ``log1p(-e^-w)`` above."""
+    w = np.asarray(w, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        return np.where(w < np.log(2.0), np.log(-np.expm1(-w)), np.log1p(-np.exp(-w)))
 
 
 # ---- genextreme -------------------------------------------------------------------------------------------
@@ -341,18 +349,28 @@ class _ExponWeib(ContinuousModel):
         with np.errstate(all="ignore"):
             return (1 / a + np.log(e), 1 / c + np.log(z) + (a - 1) * wl / np.expm1(w) - wl)
 
-    def _dlogcdf(self, z: Any, a: Any, c: Any) -> tuple[Any, Any]:
+    def _dlogcdf(self, z: Any, a: Any, c: Any) -> tuple[Any, Any, Any]:
+        """``log F0 = a L``, ``L = log(1 - e^-w)``, ``w = z^c``, and ``d log F0/d(a, c)``."""
         w = z ** c
+        log_e = _log1mexp(w)
         with np.errstate(all="ignore"):
-            return np.log(-np.expm1(-w)), a * _xlogz(w, z) / np.expm1(w)
+            return a * log_e, log_e, a * _xlogz(w, z) / np.expm1(w)
 
     def dcdf_dshapes(self, z: Any, a: Any, c: Any) -> Any:
-        da, dc = self._dlogcdf(z, a, c)
-        cdf = (-np.expm1(-(z ** c))) ** a
+        logcdf, da, dc = self._dlogcdf(z, a, c)
+        cdf = np.exp(logcdf)
         return (cdf * da, cdf * dc)
 
     def dlogcdf_dshapes(self, z: Any, logcdf: Any, a: Any, c: Any) -> Any:
-        return self._dlogcdf(z, a, c)
+        return self._dlogcdf(z, a, c)[1:]
+
+    def dlogsf_dshapes(self, z: Any, logsf: Any, a: Any, c: Any) -> Any:
+        """``-F_theta / S`` with ``F/S = e^(aL) / -expm1(aL)`` (``S = 1 - e^(aL)``
+        to full precision where ``F`` is within rounding of 1)."""
+        logcdf, da, dc = self._dlogcdf(z, a, c)
+        with np.errstate(all="ignore"):
+            ratio = np.exp(logcdf) / -np.expm1(logcdf)  # F / S
+        return (-ratio * da, -ratio * dc)
 
 
 class _ExponPow(ContinuousModel):
