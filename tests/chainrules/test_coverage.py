@@ -282,3 +282,26 @@ def test_the_methods_of_a_module_s_distributions_are_classified_and_counted(caps
     assert "functions (1): not covered: 1" in out
     assert "methods of the 1 distributions (4): rrule only: 1, not implemented: 1, no samples: 1, not covered: 1" in out
     assert out.strip().splitlines()[-1].endswith("not covered: 2; total 5")
+
+
+class _late_gen(multi_rv_generic):  # noqa: N801  (SciPy's naming of distribution classes)
+    """A distribution whose rules arrive after a first report."""
+
+    def logpdf(self, x, theta):
+        return -0.5 * (x - theta) ** 2
+
+
+def test_a_distribution_that_gets_rules_later_is_reported_covered_from_then_on():
+    late = _late_gen()
+    _module("coverage_late_fixture", late=late)
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "not covered"}
+
+    @rrule.register(_late_gen.logpdf, _late_gen, float, float)
+    def late_logpdf_rrule(self, x, theta):
+        def late_logpdf_pullback(dy):
+            return NoTangent(), NoTangent(), -(x - theta) * dy, (x - theta) * dy
+        return self.logpdf(x, theta), late_logpdf_pullback
+
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "no samples"}
+    sample_inputs(_late_gen.logpdf)(lambda: [Sample(late, 0.5, 1.5)])
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "rrule only"}
