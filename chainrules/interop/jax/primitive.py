@@ -50,6 +50,7 @@ from chainrules.interop.errors import HigherOrderDerivativeError
 from chainrules.interop.jax.config import JAX_CONFIG, is_differentiable
 from chainrules.interop.jax.pullbacks import STORE
 from chainrules_core import NoTangent, ZeroTangent
+from chainrules_core.rules import _unbind
 
 __all__ = ["primitive"]
 
@@ -447,6 +448,17 @@ def primitive(f: Callable[..., Any] | None = None, *, mode: str = "reverse") -> 
     if mode not in MODES:
         raise ValueError(f"primitive: mode must be one of {MODES}, got {mode!r}")
     raw: Any = getattr(f, "fun", f) if getattr(f, "_chainrules_jax_primitive", False) else f
+    unbound = _unbind(raw)
+    if unbound is not None:  # a bound method: the primitive of its class's function, the object first (the core's
+        # rules of a bound method return the object's cotangent after the function's own)
+        inner, owner = primitive(unbound[0], mode=mode), unbound[1]
+
+        @functools.wraps(raw)
+        def bound_method_primitive(*args: Any, **kwargs: Any) -> Any:
+            return inner(owner, *args, **kwargs)
+
+        bound_method_primitive.fun = raw  # type: ignore[attr-defined]
+        return bound_method_primitive
 
     @functools.wraps(raw)
     def chainrules_jax_primitive(*args: Any, **kwargs: Any) -> Any:

@@ -40,6 +40,7 @@ from chainrules.interop.errors import HigherOrderDerivativeError
 from chainrules.interop.torch.config import TORCH_CONFIG
 from chainrules.interop.torch.conversion import to_numpy, to_tensor
 from chainrules_core import NoTangent, ZeroTangent
+from chainrules_core.rules import _unbind
 
 __all__ = ["primitive"]
 
@@ -365,6 +366,17 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
     -0.59104
     """
     raw: Any = getattr(f, "fun", f) if getattr(f, "_chainrules_torch_primitive", False) else f
+    unbound = _unbind(raw)
+    if unbound is not None:  # a bound method: the primitive of its class's function, the object first (the core's
+        # rules of a bound method return the object's cotangent after the function's own)
+        inner, owner = primitive(unbound[0]), unbound[1]
+
+        @functools.wraps(raw)
+        def bound_method_primitive(*args: Any, **kwargs: Any) -> Any:
+            return inner(owner, *args, **kwargs)
+
+        bound_method_primitive.fun = raw  # type: ignore[attr-defined]
+        return bound_method_primitive
 
     @functools.wraps(raw)
     def chainrules_torch_primitive(*args: Any, **kwargs: Any) -> Any:
