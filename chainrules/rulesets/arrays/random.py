@@ -176,6 +176,13 @@ class _Draw:
         self.y = np.asarray(y, dtype=np.float64)
         self.values = tuple(np.asarray(v, dtype=np.float64) for v in values)
         self._replays: dict[tuple[Any, ...], np.ndarray] = {}
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per draw (for partials computed together, such as ``beta``'s two)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def replay(self, *params: Any) -> np.ndarray:
         """The same draw with other parameters (from the state before the draw), as an array of ``y``'s shape."""
@@ -188,9 +195,6 @@ class _Draw:
 
 
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
-_SHAPE = ("the derivative of the draw in {param} (implicit reparameterisation, Figurnov et al. 2018) needs the "
-          "derivative of the regularised incomplete gamma (beta) function in its shape parameter, which has no rule "
-          "yet; NumPy's rejection sampler jumps with {param}, so differentiating its path would give a biased gradient")
 _WALD = ("NumPy's inverse Gaussian draw (Michael, Schucany & Haas) jumps where its uniform number crosses "
          "mean / (mean + x): no pathwise derivative in mean or scale separately (only the joint scaling is "
          "continuous)")
@@ -198,6 +202,8 @@ _KAPPA = ("NumPy draws the von Mises distribution by rejection (Best & Fisher): 
           "needs implicit reparameterisation through the von Mises CDF, not written")
 _NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
          "nonc = 0: no pathwise derivative there")
+_POISSON_DF = ("NumPy draws a Poisson mixture of central chi-squares for df <= 1 (dfnum <= 1), whose count cannot be "
+               "recovered from the draw: no implicit derivative in the degrees of freedom there")
 _WEIBULL_0 = "a = 0: NumPy returns 0 there, and the draw jumps"
 
 
@@ -256,18 +262,154 @@ def _ones(draw: _Draw, k: int) -> Any:
     return np.ones_like(draw.y)
 
 
+# ---- shape parameters: implicit reparameterisation --------------------------------------------------------
+def _implicit(name: str, z: Any, shapes: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``dz/dtheta = -(dF/dtheta)(z) / f(z)`` of ``scipy.stats`` ``gamma``, ``chi2`` or ``beta``, one per shape.
+
+    The partials of :mod:`chainrules.rulesets.stats.sampling` (imported here, with SciPy's
+    ``stats``, on the first shape derivative only).
+    """
+    import scipy.stats
+
+    from chainrules.rulesets.stats.sampling import implicit_shape_partials
+
+    return implicit_shape_partials(getattr(scipy.stats, name), np.asarray(z, dtype=np.float64),
+                                   tuple(np.asarray(v, dtype=np.float64) for v in shapes))
+
+
+def _times(partial: Any, factor: Any) -> Any:
+    """``factor * partial``, a ``NotImplementedTangent`` partial (an expansion that did not converge) as it is."""
+    return partial if isinstance(partial, NotImplementedTangent) else factor * partial
+
+
+def _standard_gamma_shape(draw: _Draw, k: int) -> Any:
+    return _implicit("gamma", draw.y, draw.values)[0]
+
+
+def _gamma_shape(draw: _Draw, k: int) -> Any:
+    """``y = scale g``: ``scale dg/dshape`` at the standard draw ``g`` (drawn again: ``y / scale`` is 0/0 at 0)."""
+    shape, scale = draw.values
+    return _times(_implicit("gamma", draw.replay(shape, 1.0), (shape,))[0], scale)
+
+
+def _chisquare_df(draw: _Draw, k: int) -> Any:
+    return _implicit("chi2", draw.y, draw.values)[0]
+
+
+def _beta_shape(draw: _Draw, k: int) -> Any:
+    return draw.memo("beta", lambda: _implicit("beta", draw.y, draw.values))[k]
+
+
+def _f_partials(y: np.ndarray, dfnum: np.ndarray, dfden: np.ndarray) -> tuple[Any, Any]:
+    """``d y / d dfnum``, ``d y / d dfden`` of an F draw ``y``, along the path that keeps its CDF level fixed.
+
+    ``w = dfnum y / (dfnum y + dfden)`` is ``Beta(dfnum/2, dfden/2)`` and the F CDF at ``y`` is
+    ``I_w(dfnum/2, dfden/2)`` (A&S 26.6.2): at a fixed level ``w`` moves by half its implicit
+    beta partials, and ``y = dfden w / (dfnum (1 - w))`` (with ``1 - w = dfden / (dfnum y +
+    dfden)``, no cancellation) gives ``dy/ddfnum = -y/dfnum + y_w dw/ddfnum`` and ``dy/ddfden =
+    y/dfden + y_w dw/ddfden``, ``y_w = (dfnum y + dfden)^2 / (dfnum dfden)``.
+    """
+    total = dfnum * y + dfden
+    dw = _implicit("beta", dfnum * y / total, (dfnum / 2, dfden / 2))
+    if isinstance(dw[0], NotImplementedTangent):
+        return dw[0], dw[0]
+    y_w = total ** 2 / (dfnum * dfden)
+    return -y / dfnum + 0.5 * y_w * dw[0], y / dfden + 0.5 * y_w * dw[1]
+
+
+def _f_df(draw: _Draw, k: int) -> Any:
+    return draw.memo("f", lambda: _f_partials(draw.y, *draw.values))[k]
+
+
+def _standard_t_df(draw: _Draw, k: int) -> Any:
+    """``dt/ddf`` along the path that keeps the CDF level fixed (the level of ``|t|``, ``t``'s sign kept).
+
+    ``s = t^2 / (df + t^2)`` is ``Beta(1/2, df/2)`` and ``F(t) = 1/2 + sign(t) I_s(1/2, df/2) / 2``
+    (A&S 26.7.1, 26.5.27): at a fixed level ``ds/ddf`` is half the implicit beta partial in ``b``,
+    and ``t^2 = df s / (1 - s)`` gives ``dt/ddf = t / (2 df) + (df + t^2)^2 ds/ddf / (2 t df)``
+    (0 at ``t = 0``, the median of every ``df``).
+    """
+    (df,) = draw.values
+    t = draw.y
+    square = t * t
+    ds = _implicit("beta", square / (df + square), (np.full_like(df, 0.5), df / 2))[1]
+    if isinstance(ds, NotImplementedTangent):
+        return ds
+    with np.errstate(divide="ignore", invalid="ignore"):
+        moved = t / (2 * df) + (df + square) ** 2 * (0.5 * ds) / (2 * t * df)
+    return np.where(t == 0, 0.0, moved)
+
+
+def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(c, n, X)`` with ``y = c (X + n^2)``, ``n = z + sqrt(nonc)``, of a noncentral draw (``df > 1``, ``nonc > 0``).
+
+    NumPy draws ``X`` (a central chi-square with ``df - 1`` degrees of freedom) and ``z``
+    (standard normal) before adding ``s = sqrt(nonc)``, and ``noncentral_f`` divides by a
+    chi-square ``D`` drawn after them: with the random numbers held fixed the draw is
+    ``y(t) = c (X + (z + t)^2)`` in ``t = sqrt(nonc)``, ``c = dfden / (D dfnum)`` (1 for
+    ``noncentral_chisquare``). Two replays at ``t = s + h`` and ``s + 2h`` (``h = max(s, 1)``)
+    give ``2 c h^2`` (the second difference), ``c (2 n h + h^2)`` (the first) and so ``c``,
+    ``n`` and ``X = y / c - n^2`` without the parts being drawn separately.
+    """
+    def parts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        *others, nonc = draw.values
+        s = np.sqrt(nonc)
+        h = np.maximum(s, 1.0)
+        y0, y1 = draw.y, draw.replay(*others, (s + h) ** 2)
+        c = (draw.replay(*others, (s + 2 * h) ** 2) - 2 * y1 + y0) / (2 * h * h) if scaled else np.ones_like(y0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            n = ((y1 - y0) / c - h * h) / (2 * h)
+            return c, n, y0 / c - n * n
+
+    return draw.memo("noncentral", parts)
+
+
 def _noncentral(draw: _Draw, k: int) -> Any:
-    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: the draw is a quadratic in ``sqrt(nonc)``."""
-    *others, nonc = draw.values
-    y4, y9 = draw.replay(*others, 4 * nonc), draw.replay(*others, 9 * nonc)
-    return (4 * y4 - 3 * draw.y - y9) / (4 * nonc)
+    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: ``dy/ds = 2 c n`` and ``ds/dnonc = 1 / (2 s)``."""
+    c, n, _ = _noncentral_parts(draw, draw.name == "noncentral_f")
+    return c * n / np.sqrt(draw.values[-1])
 
 
-def _shape_reason(param: str) -> Callable[[tuple[Any, ...]], str | None]:
-    def always(values: tuple[Any, ...]) -> str | None:
-        return _SHAPE.format(param=param)
+def _noncentral_chisquare_df(draw: _Draw, k: int) -> Any:
+    """``dy/ddf = dX/ddf``, ``X`` the chi-square(``df - 1``) part; at ``nonc = 0`` (a central draw) chisquare's."""
+    df, nonc = draw.values
+    _, _, x = _noncentral_parts(draw, False)
+    live = nonc > 0  # elsewhere a placeholder, not used
+    inner = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, df - 1, 1.0),))[0]
+    central = _implicit("chi2", draw.y, (df,))[0]
+    for partial in (inner, central):
+        if isinstance(partial, NotImplementedTangent):
+            return partial
+    return np.where(live, inner, central)
 
-    return always
+
+def _noncentral_f_df(draw: _Draw, k: int) -> Any:
+    """``y = c N`` with ``N = X + n^2`` and ``c = dfden / (D dfnum)``: ``dfnum`` through ``X``, ``dfden`` through ``D``.
+
+    ``dy/ddfnum = -y / dfnum + c dX/ddfnum`` and ``dy/ddfden = y / dfden - y dD/ddfden / D``;
+    at ``nonc = 0`` NumPy draws a central F: :func:`_f_partials`.
+    """
+    def partials() -> tuple[Any, Any]:
+        dfnum, dfden, nonc = draw.values
+        c, _, x = _noncentral_parts(draw, True)
+        y = draw.y
+        live = nonc > 0
+        d = np.where(live, dfden / (c * dfnum), 1.0)
+        dx = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, dfnum - 1, 1.0),))[0]
+        dd = _implicit("chi2", d, (dfden,))[0]
+        central = _f_partials(y, dfnum, dfden)
+        for partial in (dx, dd, central[0]):
+            if isinstance(partial, NotImplementedTangent):
+                return partial, partial
+        return (np.where(live, -y / dfnum + c * dx, central[0]),
+                np.where(live, y / dfden - y * dd / d, central[1]))
+
+    return draw.memo("noncentral_f", partials)[k]
+
+
+def _poisson_df_reason(values: tuple[Any, ...]) -> str | None:
+    df, nonc = np.asarray(values[0]), np.asarray(values[-1])
+    return _POISSON_DF if bool(np.any((df <= 1) & (nonc > 0))) else None
 
 
 def _never(values: tuple[Any, ...]) -> str | None:
@@ -307,23 +449,23 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "lognormal": ((("mean", 0.0), ("sigma", 1.0)), (_lognormal, _lognormal), (_never, _never)),
     "exponential": ((("scale", 1.0),), (_scale,), (_never,)),
     "rayleigh": ((("scale", 1.0),), (_scale,), (_never,)),
-    "gamma": ((("shape", REQUIRED), ("scale", 1.0)), (None, _gamma), (_shape_reason("shape"), _never)),
+    "gamma": ((("shape", REQUIRED), ("scale", 1.0)), (_gamma_shape, _gamma), (_never, _never)),
     "pareto": ((("a", REQUIRED),), (_pareto,), (_never,)),
     "weibull": ((("a", REQUIRED),), (_power_law,), (_weibull_reason,)),
     "power": ((("a", REQUIRED),), (_power_law,), (_never,)),
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
     "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_ones, None), (_never, _constant(_KAPPA))),
-    "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (None, _noncentral),
-                             (_shape_reason("df"), _nonc_reason)),
-    "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)), (None, None, _noncentral),
-                     (_shape_reason("dfnum"), _shape_reason("dfden"), _nonc_reason)),
+    "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
+                             (_poisson_df_reason, _nonc_reason)),
+    "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
+                     (_noncentral_f_df, _noncentral_f_df, _noncentral), (_poisson_df_reason, _poisson_df_reason,
+                                                                         _nonc_reason)),
     "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (None, None), (_constant(_WALD), _constant(_WALD))),
-    "standard_gamma": ((("shape", REQUIRED),), (None,), (_shape_reason("shape"),)),
-    "chisquare": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
-    "standard_t": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
-    "beta": ((("a", REQUIRED), ("b", REQUIRED)), (None, None), (_shape_reason("a"), _shape_reason("b"))),
-    "f": ((("dfnum", REQUIRED), ("dfden", REQUIRED)), (None, None), (_shape_reason("dfnum"), _shape_reason("dfden"))),
-    "dirichlet": ((("alpha", REQUIRED),), (None,), (_shape_reason("alpha"),)),
+    "standard_gamma": ((("shape", REQUIRED),), (_standard_gamma_shape,), (_never,)),
+    "chisquare": ((("df", REQUIRED),), (_chisquare_df,), (_never,)),
+    "standard_t": ((("df", REQUIRED),), (_standard_t_df,), (_never,)),
+    "beta": ((("a", REQUIRED), ("b", REQUIRED)), (_beta_shape, _beta_shape), (_never, _never)),
+    "f": ((("dfnum", REQUIRED), ("dfden", REQUIRED)), (_f_df, _f_df), (_never, _never)),
 }
 """Sampler name -> (its parameters with their defaults, the partial of the draw in each, why one is missing)."""
 
@@ -392,7 +534,10 @@ def _pathwise_rules(cls: type, name: str) -> None:
             draw = draw or _Draw(snapshot, name, y, values)
             partial = _partial(k)
             assert partial is not None  # a parameter without a partial has a reason
-            term = partial(draw, k) * d
+            weight = partial(draw, k)
+            if isinstance(weight, NotImplementedTangent):
+                return y, weight
+            term = weight * d
             total = term if total is None else total + term
         return y, output_tangent(None if total is None else np.broadcast_to(total, np.shape(y)), y)
 
@@ -409,9 +554,66 @@ def _weighted(project: Callable[[Any], Any], partial: Partial | None, draw: _Dra
     def weighted_cotangent() -> Any:
         assert partial is not None and draw is not None
         weight = partial(draw, k)
+        if isinstance(weight, NotImplementedTangent):
+            return weight
         return project(cast_like(np.asarray(unbroadcast(weight * dy.real, np.shape(value))), value))
 
     return weighted_cotangent
+
+
+# ---- dirichlet: stick breaking -------------------------------------------------------------------------------
+def _dirichlet_rules(cls: Any) -> None:
+    """``dirichlet(alpha, size)``: the implicit derivative through the stick-breaking representation.
+
+    ``v_i = x_i / (1 - x_1 - ... - x_(i-1))`` are independent ``Beta(alpha_i, alpha_(i+1) +
+    ... + alpha_K)``; each held at its own CDF level, the ``v``'s move by their implicit beta
+    partials and ``x`` follows by the chain rule (the same computation as ``scipy.stats.dirichlet.rvs``'s
+    rules, :class:`chainrules.rulesets.stats.sampling._StickBreaking`, imported, not copied).
+    """
+    method = cls.dirichlet
+    label = f"{cls.__name__}.dirichlet"
+
+    def sticks(y: Any, alpha: Any) -> Any:
+        from chainrules.rulesets.stats.sampling import _StickBreaking
+
+        return _StickBreaking(np.asarray(y, dtype=np.float64), np.asarray(alpha, dtype=np.float64))
+
+    def dirichlet_rrule(source: Any, alpha: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        y = method(source, alpha, *args, **kwargs)
+        live = differentiable(alpha)
+        project = cotangent_projector(alpha)
+
+        def dirichlet_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = read_cotangent(dy, y, label)
+            tail = (NO,) * len(args)
+            if not live:
+                return (NO, NO, NO, *tail)
+            if passes_through(dy):
+                return (NO, NO, zero_result(dy), *tail)
+            broken = sticks(y, alpha)
+            if broken.missing is not None:
+                return (NO, NO, broken.missing, *tail)
+            return (NO, NO, project(cast_like(broken.pullback(np.asarray(dy).real), alpha)), *tail)
+
+        return y, dirichlet_pullback
+
+    def dirichlet_frule(tangents: tuple[Any, ...], source: Any, alpha: Any, *args: Any,
+                        **kwargs: Any) -> tuple[Any, Any]:
+        y = method(source, alpha, *args, **kwargs)
+        d = tangent_array(tangents[2], alpha) if differentiable(alpha) else None
+        if d is None or isinstance(d, NotImplementedTangent):
+            return y, output_tangent(d, y)
+        broken = sticks(y, alpha)
+        if broken.missing is not None:
+            return y, broken.missing
+        return y, output_tangent(broken.pushforward(np.real(d).astype(np.float64)), y)
+
+    dirichlet_rrule.__name__ = dirichlet_rrule.__qualname__ = "dirichlet_rrule"
+    dirichlet_frule.__name__ = dirichlet_frule.__qualname__ = "dirichlet_frule"
+    dirichlet_rrule.__doc__ = f"Reverse rule of ``{label}``: the implicit stick-breaking derivative in ``alpha``."
+    dirichlet_frule.__doc__ = f"Forward rule of ``{label}``."
+    rrule.register(method, cls, ARRAY_LIKE, Varargs(object))(dirichlet_rrule)
+    frule.register(method, cls, ARRAY_LIKE, Varargs(object))(dirichlet_frule)
 
 
 # ---- multivariate_normal: the mean, and the covariance through NumPy's factor -----------------------------
@@ -658,6 +860,7 @@ for _cls in SOURCES:
     for _name in PATHWISE:
         _pathwise_rules(_cls, _name)
     _multivariate_normal_rules(_cls)
+    _dirichlet_rules(_cls)
     for _name in ("choice", "permutation"):
         _gather_draw_rules(_cls, _name)
     _shuffle_error(_cls)
@@ -679,6 +882,11 @@ def _fixed(value: Any, tangent: Any = NO) -> Any:
     from chainrules.testing import PrimalAndTangent
 
     return PrimalAndTangent(value, tangent)
+
+
+_INVERSION_ONLY = ("shapes given as integers, not differentiated: their implicit derivative follows the inverse "
+                   "CDF, not NumPy's rejection sampler, so finite differences of this draw cannot check it; "
+                   "test_random.py checks it along the inversion path")
 
 
 def _at_zero_scale(source: Any, location: float) -> Sample:
@@ -724,9 +932,7 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, 2.0, 3, label="a number"),
         Sample(source, np.array([0.5, 2.0], np.float32), label="float32 array")]),
     "rayleigh": lambda source: iter([Sample(source, np.array([1.0, 2.0]), label="an array")]),
-    "gamma": lambda source: iter([
-        Sample(source, _fixed(2.5), 3.0, 4, label="scale (shape held fixed)"),
-        Sample(source, 2.5, 3.0, 2, label="shape (not implemented)")]),
+    "gamma": lambda source: iter([Sample(source, 3, 3.0, 4, label=f"scale ({_INVERSION_ONLY})")]),
     "pareto": lambda source: iter([Sample(source, 3.0, 4, label="a number"),
                                           Sample(source, np.array([0.5, 5.0]), label="an array")]),
     "weibull": lambda source: iter([Sample(source, 1.5, 4, label="a number"),
@@ -740,25 +946,25 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, 0.5, _fixed(4.0), 4, label="mu (kappa held fixed)"),
         Sample(source, 0.5, 4.0, 2, label="kappa (not implemented)")]),
     "noncentral_chisquare": lambda source: iter([
-        Sample(source, _fixed(3.0), 1.5, 4, label="nonc (df held fixed)"),
-        Sample(source, _fixed(np.array([2.0, 5.0])), np.array([[0.5], [4.0]]), label="broadcast nonc"),
-        Sample(source, 3.0, 1.5, 2, label="df (not implemented)")]),
+        Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
+        Sample(source, np.array([2, 5]), np.array([[0.5], [4.0]]), label="broadcast nonc"),
+        Sample(source, 0.5, 1.5, 2, label="df <= 1, a Poisson mixture (not implemented)")]),
     "noncentral_f": lambda source: iter([
-        Sample(source, _fixed(3.0), _fixed(5.0), 1.5, 4, label="nonc (df held fixed)"),
-        Sample(source, 3.0, 5.0, 1.5, 2, label="df (not implemented)")]),
+        Sample(source, 3, 5, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
+        Sample(source, 0.5, 5.0, 1.5, 2, label="dfnum <= 1, a Poisson mixture (not implemented)")]),
     "wald": lambda source: iter([Sample(source, 1.5, 2.0, 3, label="(not implemented)")]),
-    "standard_gamma": lambda source: iter([Sample(source, 2.5, 3, label="(not implemented)")]),
-    "chisquare": lambda source: iter([Sample(source, 3.0, 3, label="(not implemented)")]),
-    "standard_t": lambda source: iter([Sample(source, 4.0, 3, label="(not implemented)")]),
-    "beta": lambda source: iter([Sample(source, 2.0, 3.0, 3, label="(not implemented)")]),
-    "f": lambda source: iter([Sample(source, 3.0, 5.0, 3, label="(not implemented)")]),
-    "dirichlet": lambda source: iter([Sample(source, np.array([1.5, 2.0, 3.0]), 2,
-                                                   label="(not implemented)")]),
+    "standard_gamma": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
+    "chisquare": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
+    "standard_t": lambda source: iter([Sample(source, 4, 3, label=_INVERSION_ONLY)]),
+    "beta": lambda source: iter([Sample(source, 2, 3, 3, label=_INVERSION_ONLY)]),
+    "f": lambda source: iter([Sample(source, 3, 5, 3, label=_INVERSION_ONLY)]),
+    "dirichlet": lambda source: iter([Sample(source, np.array([1, 2, 3]), 2, label=_INVERSION_ONLY)]),
 }
 
 for _cls in SOURCES:
     for _name in PATHWISE:
         sample_inputs(getattr(_cls, _name))(_pathwise_samples(_cls, _name))
+    sample_inputs(_cls.dirichlet)(_pathwise_samples(_cls, "dirichlet"))
 
 
 @sample_inputs(np.random.Generator.multivariate_normal)
