@@ -28,7 +28,7 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``exponential``, ``rayleigh`` (``scale``)   | ``y = scale e``: ``e``                                              |
 +---------------------------------------------+---------------------------------------------------------------------+
-| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: see below   |
+| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: implicit    |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``pareto`` (``a``)                          | ``y = expm1(e / a)``: ``-(1 + y) log1p(y) / a``                     |
 +---------------------------------------------+---------------------------------------------------------------------+
@@ -45,10 +45,14 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 | ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
-|                                             | sqrt(nonc)``; ``df``: see below                                     |
+|                                             | sqrt(nonc)``; ``df``: implicit, through ``X``                       |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
-| ``nonc``)                                   | times ``c``                                                         |
+| ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``             |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``standard_gamma``, ``chisquare``,          | implicit (below), by the incomplete gamma and beta functions' shape |
+| ``beta``, ``f``, ``standard_t``, ``wald``,  | derivatives; ``dirichlet`` by stick breaking                        |
+| ``dirichlet`` (every parameter)             |                                                                     |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``multivariate_normal`` (``mean``, ``cov``) | ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through    |
 |                                             | the factor ``F`` NumPy computes (see below)                         |
@@ -60,9 +64,12 @@ The standard numbers (``z``, ``u``, ``e``, ``g``) are not recovered from ``y`` (
 scale`` is ``0/0`` at ``scale = 0`` and loses digits when ``|loc| >> scale``): the pullback
 draws them again from a copy of the generator in the state it had before the draw (NumPy
 consumes the same random bits whatever the location and scale). For ``nonc`` the draw is a
-quadratic in ``s = sqrt(nonc)`` with the random numbers held fixed (NumPy draws ``X`` and
-``z`` first, then adds ``sqrt(nonc)``), so two more draws at ``4 nonc`` and ``9 nonc`` give its
-derivative exactly: ``dy/dnonc = (4 y(4 nonc) - 3 y(nonc) - y(9 nonc)) / (4 nonc)``.
+quadratic in ``t = sqrt(nonc)`` with the random numbers held fixed (NumPy draws ``X``, a
+chi-square with ``df - 1`` degrees of freedom, and ``z`` first, then adds ``t``; ``noncentral_f``
+then divides by a chi-square ``D``): ``y(t) = c (X + (z + t) ** 2)``, ``c = dfden / (D dfnum)``
+(1 for ``noncentral_chisquare``), so two more draws at ``t = s + h`` and ``s + 2h`` (``s =
+sqrt(nonc)``, ``h = max(s, 1)``) give ``c``, ``n = z + s`` and ``X`` exactly, and ``dy/dnonc =
+c n / s``.
 
 ``multivariate_normal``: NumPy draws ``z`` first and multiplies by a factor of ``cov``: the
 SVD's ``u sqrt(s)`` (``Generator``, ``method='svd'``, the default), ``vh.T sqrt(s)``
@@ -75,20 +82,48 @@ differentiable function of ``cov`` (``cov = I`` is such a point): the cotangent 
 then ``not_implemented``, with the workaround: ``method='cholesky'``, smooth at every
 positive definite ``cov``.
 
+Shape parameters: implicit reparameterisation
+---------------------------------------------
+NumPy draws gamma variates by rejection (Marsaglia & Tsang 2000), and beta, chi-square, F,
+Student t and Dirichlet variates from them; ``wald`` keeps one of two roots depending on a
+uniform number (Michael, Schucany & Haas 1976). At a fixed seed these draws **jump** where an
+accept/reject decision (or the choice of root) flips with the parameter, and between the jumps
+their derivative is biased as a gradient estimator (Naesseth et al. 2017). The rules therefore
+do **not** differentiate NumPy's algorithm for these parameters. They give the implicit
+reparameterisation gradient (Figurnov, Mohamed & Mnih 2018): the draw ``y`` is read as the
+quantile of its own probability level, ``y = F^-1(u; theta)`` with ``u = F(y; theta)`` held
+fixed, so ``dy/dtheta = -(dF/dtheta)(y) / f(y)``: the derivative along the inverse-CDF path
+through the same draw, an unbiased estimator of ``d/dtheta E[g(y)]`` because ``u`` is uniform
+whatever ``theta``. It is the convention of PyTorch's ``rsample`` and TensorFlow Probability
+for these distributions. Finite differences of NumPy's draw at a fixed seed do not reproduce
+it (they follow the rejection sampler); the tests compare it with finite differences of the
+inverse CDF at the draw's probability levels.
+
+* ``standard_gamma``, ``gamma``'s ``shape`` (at the standard draw ``g = y / scale``, drawn
+  again), ``chisquare``: ``dF/da`` of ``P(a, x)`` by the incomplete gamma function's shape
+  derivative (Moore 1982); ``beta``: ``dI_x/da``, ``dI_x/db`` (Boik & Robison-Cox 1998), both
+  through :func:`chainrules.rulesets.stats.sampling.implicit_shape_partials`.
+* ``f``: ``w = dfnum y / (dfnum y + dfden)`` is ``Beta(dfnum/2, dfden/2)`` at the same level;
+  ``standard_t``: ``s = t^2 / (df + t^2)`` is ``Beta(1/2, df/2)`` (the level of ``|t|``, the
+  sign kept); ``y`` follows from ``w`` (``s``) by the chain rule.
+* ``dirichlet``: stick breaking, ``v_i = x_i / (1 - x_1 - ... - x_(i-1))`` independent
+  ``Beta(alpha_i, alpha_(i+1) + ... + alpha_K)``, each held at its own level (the
+  computation of ``scipy.stats.dirichlet.rvs``'s rules, shared).
+* The noncentral samplers' ``df`` (``dfnum``, ``dfden``): ``X`` (and ``D``) recovered as
+  above, each at its own chi-square level, ``z`` held fixed; at ``nonc = 0`` NumPy draws a
+  central chi-square (F) and the rules are ``chisquare``'s (``f``'s).
+* ``wald`` (``mean``, ``scale``): the inverse Gaussian CDF ``Phi(a) + e^(2 scale/mean)
+  Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
+  E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
+
+An expansion of the incomplete gamma (beta) shape derivative that does not converge (shapes
+beyond about ``1e6``) gives a ``not_implemented`` cotangent, not a loose number.
+
 What is not differentiated
 --------------------------
-* *Shape parameters* (``gamma``'s ``shape``, ``standard_gamma``, ``chisquare``, ``beta``,
-  ``dirichlet``, ``f``, ``standard_t``, the ``df`` of the noncentral samplers): NumPy draws
-  them by rejection (Marsaglia & Tsang 2000), whose accept/reject decisions jump with the
-  parameter, so the derivative of the draw misses the jumps (a biased gradient, Naesseth et
-  al. 2017). The pathwise derivative that is a gradient estimator is the implicit
-  reparameterisation ``dy/da = -(dF/da)(y) / p(y)`` (Figurnov et al. 2018), which needs the
-  derivative of the regularised incomplete gamma (beta) function in its shape parameter:
-  ``not_implemented`` until those rules exist.
-* ``wald`` (``mean``, ``scale``): NumPy's draw (Michael, Schucany & Haas 1976) keeps one of two
-  roots depending on a uniform number compared with ``mean / (mean + x)``, and jumps where the
-  comparison flips; its only continuous direction is the joint scaling ``y(t mean, t scale) =
-  t y(mean, scale)``, which does not give the two derivatives: ``not_implemented``.
+* The noncentral samplers' ``df`` (``dfnum`` and ``dfden``) where ``df <= 1`` (``dfnum <= 1``)
+  and ``nonc > 0``: NumPy draws a Poisson mixture of central chi-squares there, whose count
+  cannot be recovered from the draw: ``not_implemented``.
 * ``vonmises``'s ``kappa``: drawn by rejection (Best & Fisher 1979): ``not_implemented``.
 * Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
   parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
@@ -102,8 +137,23 @@ References: D. P. Kingma and M. Welling, Auto-encoding variational Bayes, ICLR 2
 Marsaglia and W. W. Tsang, ACM TOMS 26 (2000) 363-372; C. A. Naesseth et al., Reparameterization
 gradients through acceptance-rejection sampling algorithms, AISTATS 2017; M. Figurnov, S.
 Mohamed and A. Mnih, Implicit reparameterization gradients, NeurIPS 2018; J. R. Michael, W. R.
-Schucany and R. W. Haas, The American Statistician 30 (1976) 88-90; D. J. Best and N. I.
-Fisher, Applied Statistics 28 (1979) 152-157.
+Schucany and R. W. Haas, The American Statistician 30 (1976) 88-90; R. S. Chhikara and J. L.
+Folks, The Inverse Gaussian Distribution, Dekker 1989;
+R. J. Moore, Algorithm AS 187, Applied Statistics 31 (1982) 330; R. J. Boik and J. F.
+Robison-Cox, Derivatives of the incomplete beta function, J. Statistical Software 3 (1998);
+D. J. Best and N. I. Fisher, Applied Statistics 28 (1979) 152-157.
+
+Examples
+--------
+>>> import numpy as np, scipy.stats as st
+>>> import chainrules
+>>> from chainrules import rrule, unthunk
+>>> y, pullback = rrule(np.random.default_rng(1).beta, 2.0, 3.0)
+>>> _, _, da, db = pullback(1.0)
+>>> u, h = st.beta.cdf(y, 2.0, 3.0), 1e-6                      # the draw's probability level
+>>> fd = (st.beta.ppf(u, 2.0 + h, 3.0) - st.beta.ppf(u, 2.0 - h, 3.0)) / (2 * h)
+>>> bool(np.isclose(unthunk(da), fd, rtol=1e-6))                # dy/da along the inverse CDF
+True
 """
 
 from __future__ import annotations
@@ -195,9 +245,6 @@ class _Draw:
 
 
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
-_WALD = ("NumPy's inverse Gaussian draw (Michael, Schucany & Haas) jumps where its uniform number crosses "
-         "mean / (mean + x): no pathwise derivative in mean or scale separately (only the joint scaling is "
-         "continuous)")
 _KAPPA = ("NumPy draws the von Mises distribution by rejection (Best & Fisher): the pathwise derivative in kappa "
           "needs implicit reparameterisation through the von Mises CDF, not written")
 _NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
@@ -340,6 +387,32 @@ def _standard_t_df(draw: _Draw, k: int) -> Any:
     return np.where(t == 0, 0.0, moved)
 
 
+def _wald_partials(y: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``dy/dmean``, ``dy/dscale`` of an inverse Gaussian draw along the path that keeps its CDF level fixed.
+
+    With ``a, b = sqrt(scale / y) (y / mean -+ 1)`` the CDF is ``Phi(a) + e^(2 scale/mean) Phi(-b)``
+    (Chhikara & Folks 1989, chapter 2) and the density ``sqrt(scale / y^3) phi(a)``. Since
+    ``phi(a) = e^(2 scale/mean) phi(b)`` the normal densities cancel in ``dF/dmean``:
+    ``dF/dmean = -(2 scale / mean^2) E`` and ``dF/dscale = -phi(a) / sqrt(scale y) + (2 / mean) E``
+    with ``E = e^(2 scale/mean) Phi(-b)``, computed as ``exp(2 scale/mean + log_ndtr(-b))`` (no
+    overflow). Hence ``dy/dmean = (2 scale / mean^2) E / f`` and ``dy/dscale = y / scale - (2 / mean)
+    E / f``; they satisfy ``mean dy/dmean + scale dy/dscale = y``, the scaling ``y(t mean, t scale) =
+    t y``.
+    """
+    from scipy.special import log_ndtr
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(scale / y)
+        a, b = root * (y / mean - 1), root * (y / mean + 1)
+        log_density = 0.5 * np.log(scale / (2 * np.pi * y ** 3)) - a * a / 2
+        ratio = np.exp(2 * scale / mean + log_ndtr(-b) - log_density)  # E / f
+        return 2 * scale / mean ** 2 * ratio, y / scale - 2 / mean * ratio
+
+
+def _wald(draw: _Draw, k: int) -> Any:
+    return draw.memo("wald", lambda: _wald_partials(draw.y, *draw.values))[k]
+
+
 def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(c, n, X)`` with ``y = c (X + n^2)``, ``n = z + sqrt(nonc)``, of a noncentral draw (``df > 1``, ``nonc > 0``).
 
@@ -460,7 +533,7 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
                      (_noncentral_f_df, _noncentral_f_df, _noncentral), (_poisson_df_reason, _poisson_df_reason,
                                                                          _nonc_reason)),
-    "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (None, None), (_constant(_WALD), _constant(_WALD))),
+    "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (_wald, _wald), (_never, _never)),
     "standard_gamma": ((("shape", REQUIRED),), (_standard_gamma_shape,), (_never,)),
     "chisquare": ((("df", REQUIRED),), (_chisquare_df,), (_never,)),
     "standard_t": ((("df", REQUIRED),), (_standard_t_df,), (_never,)),
@@ -952,7 +1025,7 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
     "noncentral_f": lambda source: iter([
         Sample(source, 3, 5, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
         Sample(source, 0.5, 5.0, 1.5, 2, label="dfnum <= 1, a Poisson mixture (not implemented)")]),
-    "wald": lambda source: iter([Sample(source, 1.5, 2.0, 3, label="(not implemented)")]),
+    "wald": lambda source: iter([Sample(source, 2, 3, 3, label=_INVERSION_ONLY)]),
     "standard_gamma": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
     "chisquare": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
     "standard_t": lambda source: iter([Sample(source, 4, 3, label=_INVERSION_ONLY)]),

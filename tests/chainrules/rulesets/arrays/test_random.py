@@ -1,10 +1,13 @@
 """Rules of chainrules/rulesets/arrays/random.py: pathwise derivatives of samplers.
 
-Three kinds of checks, none using a derivative written by hand:
+Four kinds of checks, none using a derivative written by hand:
 
 * finite differences of the draw from plain copies of a generator, all in the state it had
   before the draw (independently of the fixed-state generators the sample inputs use);
 * the rules draw exactly what the sampler draws and leave the generator where it would be;
+* shape parameters (implicit reparameterisation): finite differences of the draw by inversion of
+  its own probability levels (scipy.stats' CDFs and quantile functions), not of NumPy's
+  rejection sampler, whose path the rules do not follow;
 * the pathwise derivative is an unbiased estimator of the gradient of an expectation: the
   mean of ``dy/dθ`` over many draws matches the derivative of a moment known in closed form.
 """
@@ -163,7 +166,7 @@ def test_the_global_generator_reaches_the_rules():
 
 
 @pytest.mark.parametrize(("name", "args", "which"), [
-    ("wald", (1.0, 2.0), (0, 1)), ("vonmises", (0.0, 2.0), (1,)), ("noncentral_chisquare", (0.5, 1.0), (0, 1)),
+    ("vonmises", (0.0, 2.0), (1,)), ("noncentral_chisquare", (0.5, 1.0), (0, 1)),
     ("noncentral_chisquare", (3.0, 0.0), (1,)), ("noncentral_f", (3.0, 4.0, 0.0), (2,)),
     ("noncentral_f", (0.5, 4.0, 1.0), (0, 1, 2)), ("weibull", (0.0,), (0,)),
 ])
@@ -304,6 +307,9 @@ def _paths(name, source, args, y):
         scale = args[1] if name == "gamma" else 1.0
         level = _level(st.gamma, y / scale, args[0])
         return lambda shape, scale=scale: scale * _quantile(st.gamma, level, shape)
+    if name == "wald":  # NumPy's wald(mean, scale) is scipy's invgauss(mean / scale, scale = scale)
+        level = _level(st.invgauss, y / args[1], args[0] / args[1])
+        return lambda mean, scale: scale * _quantile(st.invgauss, level, mean / scale)
     if name in ("chisquare", "beta", "f", "standard_t"):
         dist = {"chisquare": st.chi2, "beta": st.beta, "f": st.f, "standard_t": st.t}[name]
         level = _level(dist, y, *args)
@@ -346,7 +352,8 @@ SHAPE_CASES = [
     ("standard_t", (np.array([0.8, 60.0]),), None), ("dirichlet", (np.array([1.5, 2.0, 0.7]),), 2),
     ("dirichlet", (np.array([0.3, 5.0, 1.2, 2.5]),), None), ("noncentral_chisquare", (3.0, 1.5), 3),
     ("noncentral_chisquare", (np.array([1.5, 8.0]), 0.04), None), ("noncentral_f", (3.0, 7.0, 1.5), 3),
-    ("noncentral_f", (np.array([1.2, 6.0]), 5.0, 20.0), None),
+    ("noncentral_f", (np.array([1.2, 6.0]), 5.0, 20.0), None), ("wald", (1.5, 2.0), 3),
+    ("wald", (np.array([0.5, 4.0]), 30.0), None),
 ]
 
 
@@ -413,7 +420,7 @@ def test_dirichlet_with_a_list_and_a_zero_cotangent():
 # E[g(y)] in closed form (NumPy's parameterisations), its gradient, and g'(y): the mean over draws of
 # g'(y) dy/dθ from the frule must match (an unbiased estimator); a heavy-tailed draw gets a moment with finite
 # variance. F: E log y = psi(d1/2) - psi(d2/2) + log(d2/d1); t: E y^2 = nu/(nu - 2); noncentral F:
-# E y = d2 (d1 + nonc) / (d1 (d2 - 2)); Dirichlet: E x = alpha / sum(alpha).
+# E y = d2 (d1 + nonc) / (d1 (d2 - 2)); wald: E 1/y = 1/mean + 1/scale; Dirichlet: E x = alpha / sum(alpha).
 def _identity_slope(y):
     return np.ones_like(y)
 
@@ -429,6 +436,7 @@ SHAPE_MOMENTS = [
     ("noncentral_chisquare", (3.0, 1.5), _identity_slope, {0: 1.0, 1: 1.0}),
     ("noncentral_f", (3.0, 12.0, 1.5), _identity_slope, {0: 12.0 / 10.0 * -1.5 / 9.0, 1: 4.5 / 3.0 * -2 / 100.0,
                                                           2: 12.0 / 30.0}),
+    ("wald", (1.5, 2.0), lambda y: -1 / y ** 2, {0: -1 / 1.5 ** 2, 1: -1 / 2.0 ** 2}),
 ]
 
 
