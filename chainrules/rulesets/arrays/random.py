@@ -422,7 +422,10 @@ def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray
     ``y(t) = c (X + (z + t)^2)`` in ``t = sqrt(nonc)``, ``c = dfden / (D dfnum)`` (1 for
     ``noncentral_chisquare``). Two replays at ``t = s + h`` and ``s + 2h`` (``h = max(s, 1)``)
     give ``2 c h^2`` (the second difference), ``c (2 n h + h^2)`` (the first) and so ``c``,
-    ``n`` and ``X = y / c - n^2`` without the parts being drawn separately.
+    ``n`` and ``X = y / c - n^2`` without the parts being drawn separately. ``X`` is as exact
+    as NumPy's own rounding of ``X + n^2`` allows: where ``X`` is far below ``n^2`` (``df``
+    close to 1) it, and ``dX/ddf`` (itself ``O(X log X)``), are accurate to about ``eps y`` in
+    absolute terms only.
     """
     def parts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         *others, nonc = draw.values
