@@ -654,16 +654,17 @@ def _dirichlet_rules(cls: Any) -> None:
 
         return _StickBreaking(np.asarray(y, dtype=np.float64), np.asarray(alpha, dtype=np.float64))
 
-    def dirichlet_rrule(source: Any, alpha: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
-        y = method(source, alpha, *args, **kwargs)
-        live = differentiable(alpha)
+    def dirichlet_rrule(source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        y = method(source, *args, **kwargs)
+        alpha = args[0] if args else kwargs.get("alpha")  # by keyword: used, not differentiated
+        live = bool(args) and differentiable(alpha)
         project = cotangent_projector(alpha)
 
         def dirichlet_pullback(dy: Any) -> tuple[Any, ...]:
             dy = read_cotangent(dy, y, label)
-            tail = (NO,) * len(args)
+            tail = (NO,) * (len(args) - 1)
             if not live:
-                return (NO, NO, NO, *tail)
+                return (NO, NO, *(NO,) * len(args))
             if passes_through(dy):
                 return (NO, NO, zero_result(dy), *tail)
             broken = sticks(y, alpha)
@@ -673,13 +674,12 @@ def _dirichlet_rules(cls: Any) -> None:
 
         return y, dirichlet_pullback
 
-    def dirichlet_frule(tangents: tuple[Any, ...], source: Any, alpha: Any, *args: Any,
-                        **kwargs: Any) -> tuple[Any, Any]:
-        y = method(source, alpha, *args, **kwargs)
-        d = tangent_array(tangents[2], alpha) if differentiable(alpha) else None
+    def dirichlet_frule(tangents: tuple[Any, ...], source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        y = method(source, *args, **kwargs)
+        d = tangent_array(tangents[2], args[0]) if args and differentiable(args[0]) else None
         if d is None or isinstance(d, NotImplementedTangent):
             return y, output_tangent(d, y)
-        broken = sticks(y, alpha)
+        broken = sticks(y, args[0])
         if broken.missing is not None:
             return y, broken.missing
         return y, output_tangent(broken.pushforward(np.real(d).astype(np.float64)), y)
@@ -688,8 +688,8 @@ def _dirichlet_rules(cls: Any) -> None:
     dirichlet_frule.__name__ = dirichlet_frule.__qualname__ = "dirichlet_frule"
     dirichlet_rrule.__doc__ = f"Reverse rule of ``{label}``: the implicit stick-breaking derivative in ``alpha``."
     dirichlet_frule.__doc__ = f"Forward rule of ``{label}``."
-    rrule.register(method, cls, ARRAY_LIKE, Varargs(object))(dirichlet_rrule)
-    frule.register(method, cls, ARRAY_LIKE, Varargs(object))(dirichlet_frule)
+    rrule.register(method, cls, Varargs(object))(dirichlet_rrule)
+    frule.register(method, cls, Varargs(object))(dirichlet_frule)
 
 
 # ---- multivariate_normal: the mean, and the covariance through NumPy's factor -----------------------------

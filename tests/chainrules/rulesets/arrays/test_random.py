@@ -427,8 +427,11 @@ def test_central_draws_of_the_noncentral_samplers(source):
             check_approx(unthunk(got), unthunk(expected))
 
 
-def test_dirichlet_with_a_list_and_a_zero_cotangent():
+def test_dirichlet_with_a_list_a_keyword_and_a_zero_cotangent():
     for source in GENERATORS:
+        y, pullback = rrule(type(source).dirichlet, copy.deepcopy(source), alpha=np.ones(3), size=2)
+        check_approx(y, copy.deepcopy(source).dirichlet(np.ones(3), 2))
+        assert pullback(np.ones_like(y)) == (NoTangent(), NoTangent())  # a keyword: used, never differentiated
         y, pullback = rrule(type(source).dirichlet, copy.deepcopy(source), [1.0, 2.0, 3.0], 2)
         d_alpha = unthunk(pullback(np.ones_like(y))[2])
         assert np.allclose(np.asarray(d_alpha, dtype=float), 0.0, atol=1e-12)  # the components sum to 1
