@@ -42,7 +42,8 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 |                                             | ``y <= mode``; ``t / 2B``, ``t / 2C``, ``1 - t (B + C) / (2BC)``    |
 |                                             | where ``y > mode``                                                  |
 +---------------------------------------------+---------------------------------------------------------------------+
-| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below |
+| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu`` (``0`` for ``kappa <  |
+|                                             | 1e-8``, where NumPy draws a uniform angle without ``mu``)           |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
 |                                             | sqrt(nonc)``; ``df``: implicit, through ``X``                       |
@@ -305,8 +306,10 @@ def _triangular(draw: _Draw, k: int) -> Any:
     return np.where(lower, np.where(a > 0, low, 0.0), np.where(c > 0, high, 0.0))
 
 
-def _ones(draw: _Draw, k: int) -> Any:
-    return np.ones_like(draw.y)
+def _vonmises_mu(draw: _Draw, k: int) -> Any:
+    """``y = wrap(mu + w)``: 1; but NumPy draws a uniform angle without ``mu`` for ``kappa < 1e-8``: 0 there."""
+    kappa = draw.values[1]
+    return np.broadcast_to(np.where(kappa < 1e-8, 0.0, 1.0), draw.y.shape)
 
 
 # ---- shape parameters: implicit reparameterisation --------------------------------------------------------
@@ -530,7 +533,7 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "weibull": ((("a", REQUIRED),), (_power_law,), (_weibull_reason,)),
     "power": ((("a", REQUIRED),), (_power_law,), (_never,)),
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
-    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_ones, None), (_never, _constant(_KAPPA))),
+    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, None), (_never, _constant(_KAPPA))),
     "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
                              (_poisson_df_reason, _nonc_reason)),
     "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
@@ -1020,6 +1023,7 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, np.array([0.0, 1.0]), 1.5, np.array([[2.0], [4.0]]), label="broadcast arrays")]),
     "vonmises": lambda source: iter([
         Sample(source, 0.5, _fixed(4.0), 4, label="mu (kappa held fixed)"),
+        Sample(source, 0.5, _fixed(1e-9), 3, label="kappa < 1e-8: a uniform angle, without mu"),
         Sample(source, 0.5, 4.0, 2, label="kappa (not implemented)")]),
     "noncentral_chisquare": lambda source: iter([
         Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
