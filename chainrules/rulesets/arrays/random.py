@@ -95,10 +95,13 @@ reparameterisation gradient (Figurnov, Mohamed & Mnih 2018): the draw ``y`` is r
 quantile of its own probability level, ``y = F^-1(u; theta)`` with ``u = F(y; theta)`` held
 fixed, so ``dy/dtheta = -(dF/dtheta)(y) / f(y)``: the derivative along the inverse-CDF path
 through the same draw, an unbiased estimator of ``d/dtheta E[g(y)]`` because ``u`` is uniform
-whatever ``theta``. It is the convention of PyTorch's ``rsample`` and TensorFlow Probability
-for these distributions. Finite differences of NumPy's draw at a fixed seed do not reproduce
-it (they follow the rejection sampler); the tests compare it with finite differences of the
-inverse CDF at the draw's probability levels.
+whatever ``theta``. For the gamma family (``gamma``, ``standard_gamma``, ``chisquare``) it is
+the derivative PyTorch's ``rsample`` and TensorFlow Probability compute, draw for draw.
+Where those frameworks build a draw from gamma variates (beta, F, Student t, Dirichlet) and
+reparameterise the gammas, they get another unbiased estimator: the same expectation, other
+values per draw. Finite differences of NumPy's draw at a fixed seed do not reproduce it (they follow
+the rejection sampler); the tests compare it with finite differences of the inverse CDF at
+the draw's probability levels.
 
 * ``standard_gamma``, ``gamma``'s ``shape`` (at the standard draw ``g = y / scale``, drawn
   again), ``chisquare``: ``dF/da`` of ``P(a, x)`` by the incomplete gamma function's shape
@@ -117,8 +120,8 @@ inverse CDF at the draw's probability levels.
   Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
   E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
 
-An expansion of the incomplete gamma (beta) shape derivative that does not converge (shapes
-beyond about ``1e6``) gives a ``not_implemented`` cotangent, not a loose number.
+An expansion of the incomplete gamma (beta) shape derivative that does not converge within
+its term budget (very large shapes) gives a ``not_implemented`` cotangent, not a loose number.
 
 What is not differentiated
 --------------------------
