@@ -43,7 +43,8 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 |                                             | where ``y > mode``                                                  |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu`` (``0`` for ``kappa <  |
-|                                             | 1e-8``, where NumPy draws a uniform angle without ``mu``)           |
+|                                             | 1e-8``, where NumPy draws a uniform angle without ``mu``);          |
+|                                             | ``kappa``: implicit                                                 |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
 |                                             | sqrt(nonc)``; ``df``: implicit, through ``X``                       |
@@ -52,8 +53,8 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 | ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``             |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``standard_gamma``, ``chisquare``,          | implicit (below), by the incomplete gamma and beta functions' shape |
-| ``beta``, ``f``, ``standard_t``, ``wald``,  | derivatives; ``dirichlet`` by stick breaking                        |
-| ``dirichlet`` (every parameter)             |                                                                     |
+| ``beta``, ``f``, ``standard_t``, ``wald``,  | derivatives; ``dirichlet`` by stick breaking; ``wald`` by its CDF   |
+| ``dirichlet`` (every parameter)             | in closed form                                                      |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``multivariate_normal`` (``mean``, ``cov``) | ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through    |
 |                                             | the factor ``F`` NumPy computes (see below)                         |
@@ -86,8 +87,9 @@ positive definite ``cov``.
 Shape parameters: implicit reparameterisation
 ---------------------------------------------
 NumPy draws gamma variates by rejection (Marsaglia & Tsang 2000), and beta, chi-square, F,
-Student t and Dirichlet variates from them; ``wald`` keeps one of two roots depending on a
-uniform number (Michael, Schucany & Haas 1976). At a fixed seed these draws **jump** where an
+Student t and Dirichlet variates from them; von Mises variates by rejection too (Best & Fisher
+1979); ``wald`` keeps one of two roots depending on a uniform number (Michael, Schucany & Haas
+1976). At a fixed seed these draws **jump** where an
 accept/reject decision (or the choice of root) flips with the parameter, and between the jumps
 their derivative is biased as a gradient estimator (Naesseth et al. 2017). The rules therefore
 do **not** differentiate NumPy's algorithm for these parameters. They give the implicit
@@ -119,6 +121,11 @@ the draw's probability levels.
 * ``wald`` (``mean``, ``scale``): the inverse Gaussian CDF ``Phi(a) + e^(2 scale/mean)
   Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
   E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
+* ``vonmises``' ``kappa``: ``dw/dkappa = sign(w) int_|w|^pi (cos t - I_1/I_0) e^(kappa (cos t -
+  cos w)) dt`` for the offset ``w = y - mu`` (wrapped), by Gauss-Legendre quadrature
+  (:func:`_vonmises_kappa`); for ``kappa > 1e6`` ``Generator`` draws a wrapped normal
+  approximation (smooth in ``kappa``; the von Mises derivative at the draw matches its own to
+  ``O(1/kappa)``).
 
 An expansion of the incomplete gamma (beta) shape derivative that does not converge within
 its term budget (very large shapes) gives a ``not_implemented`` cotangent, not a loose number.
@@ -128,7 +135,6 @@ What is not differentiated
 * The noncentral samplers' ``df`` (``dfnum`` and ``dfden``) where ``df <= 1`` (``dfnum <= 1``)
   and ``nonc > 0``: NumPy draws a Poisson mixture of central chi-squares there, whose count
   cannot be recovered from the draw: ``not_implemented``.
-* ``vonmises``'s ``kappa``: drawn by rejection (Best & Fisher 1979): ``not_implemented``.
 * Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
   parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
   samplers are declared non-differentiable, as are the state functions (``seed``,
@@ -249,8 +255,6 @@ class _Draw:
 
 
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
-_KAPPA = ("NumPy draws the von Mises distribution by rejection (Best & Fisher): the pathwise derivative in kappa "
-          "needs implicit reparameterisation through the von Mises CDF, not written")
 _NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
          "nonc = 0: no pathwise derivative there")
 _POISSON_DF = ("NumPy draws a Poisson mixture of central chi-squares for df <= 1 (dfnum <= 1), whose count cannot be "
@@ -419,6 +423,49 @@ def _wald(draw: _Draw, k: int) -> Any:
     return draw.memo("wald", lambda: _wald_partials(draw.y, *draw.values))[k]
 
 
+_VONMISES_NODES, _VONMISES_WEIGHTS = np.polynomial.legendre.leggauss(64)
+_VONMISES_DECAY = 40.0
+"""The integrand of :func:`_vonmises_kappa` is cut where ``e^(kappa (cos t - cos x))`` falls below ``e^-40``."""
+
+
+def _vonmises_kappa(draw: _Draw, k: int) -> Any:
+    """``dy/dkappa`` of a von Mises draw along the path that keeps its CDF level fixed.
+
+    With ``w = y - mu`` wrapped to ``[-pi, pi]`` and the density ``f(t) = e^(kappa cos t) /
+    (2 pi I_0(kappa))``, ``dF/dkappa (x) = int_-pi^x (cos t - A) f(t) dt`` with ``A = I_1 / I_0``
+    (the derivative of ``log I_0``; DLMF 10.29.3); it is odd in ``x`` and vanishes at ``x = pi``
+    (``f`` integrates to 1 for every ``kappa``). So for ``x = |w|``
+    ``dw/dkappa = sign(w) int_x^pi (cos t - A) e^(kappa (cos t - cos x)) dt`` (the normalisation
+    cancels; the exponent is ``<= 0``, nothing overflows), computed by 64-point Gauss-Legendre
+    quadrature over ``[x, t_max]``, ``t_max`` where the exponent reaches -40 (or ``pi``), with
+    ``cos t - cos x = 2 sin((t + x)/2) sin((t - x)/2)`` and ``cos t - A = (1 - A) - 2
+    sin^2(t/2)`` against cancellation (``1 - A`` by its asymptotic series beyond ``kappa = 1e5``,
+    where SciPy's ``ive`` would lose digits and, from ``1e10``, return NaN). ``mu`` enters only
+    by the shift: the level of ``w`` is the level of the draw.
+    """
+    from scipy.special import ive
+
+    mu, kappa = draw.values
+    y = draw.y
+    kappa = np.broadcast_to(kappa, y.shape).astype(np.float64)
+    w = np.remainder(y - mu + np.pi, 2 * np.pi) - np.pi  # the draw's offset from mu, in [-pi, pi)
+    x = np.abs(w)[..., None]
+    kap = kappa[..., None]
+    large = kappa > 1e5  # 1 - I_1/I_0 by its asymptotic series (A&S 9.7.1; relative error below 1e-15 there)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        i0, i1 = ive(0, np.where(large, 1.0, kappa)), ive(1, np.where(large, 1.0, kappa))
+        one_minus_a = np.where(large, 1 / (2 * kappa) + 1 / (8 * kappa ** 2) + 1 / (8 * kappa ** 3), (i0 - i1) / i0)
+    one_minus_a = one_minus_a[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reach = np.arccos(np.clip(np.cos(x) - _VONMISES_DECAY / kap, -1.0, 1.0))
+    top = np.where(kap > 0, np.maximum(reach, x), np.pi)
+    half = (top - x) / 2
+    t = x + half * (1 + _VONMISES_NODES)
+    drop = 2 * np.sin((t + x) / 2) * np.sin((t - x) / 2)  # cos x - cos t >= 0
+    integrand = (one_minus_a - 2 * np.sin(t / 2) ** 2) * np.exp(-kap * drop)
+    return np.sign(w) * np.sum(integrand * _VONMISES_WEIGHTS, axis=-1) * half[..., 0]
+
+
 def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(c, n, X)`` with ``y = c (X + n^2)``, ``n = z + sqrt(nonc)``, of a noncentral draw (``df > 1``, ``nonc > 0``).
 
@@ -507,13 +554,6 @@ def _weibull_reason(values: tuple[Any, ...]) -> str | None:
     return _WEIBULL_0 if bool(np.any(np.asarray(values[0]) == 0)) else None
 
 
-def _constant(reason: str) -> Callable[[tuple[Any, ...]], str | None]:
-    def always(values: tuple[Any, ...]) -> str | None:
-        return reason
-
-    return always
-
-
 Partial = Callable[[_Draw, int], Any]
 """``partial(draw, k)``: ``dy/dparam_k`` as an array broadcastable to ``y``."""
 
@@ -536,7 +576,7 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "weibull": ((("a", REQUIRED),), (_power_law,), (_weibull_reason,)),
     "power": ((("a", REQUIRED),), (_power_law,), (_never,)),
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
-    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, None), (_never, _constant(_KAPPA))),
+    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, _vonmises_kappa), (_never, _never)),
     "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
                              (_poisson_df_reason, _nonc_reason)),
     "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
@@ -1025,9 +1065,8 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, -1.0, 0.5, 2.0, 6, label="numbers"),
         Sample(source, np.array([0.0, 1.0]), 1.5, np.array([[2.0], [4.0]]), label="broadcast arrays")]),
     "vonmises": lambda source: iter([
-        Sample(source, 0.5, _fixed(4.0), 4, label="mu (kappa held fixed)"),
-        Sample(source, 0.5, _fixed(1e-9), 3, label="kappa < 1e-8: a uniform angle, without mu"),
-        Sample(source, 0.5, 4.0, 2, label="kappa (not implemented)")]),
+        Sample(source, 0.5, 4, 4, label=f"mu ({_INVERSION_ONLY}; kappa < 1e-8, where mu's derivative is 0, is "
+                                        "checked in test_random.py)")]),
     "noncentral_chisquare": lambda source: iter([
         Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
         Sample(source, np.array([2, 5]), np.array([[0.5], [4.0]]), label="broadcast nonc"),

@@ -169,7 +169,7 @@ def test_the_global_generator_reaches_the_rules():
 
 
 @pytest.mark.parametrize(("name", "args", "which"), [
-    ("vonmises", (0.0, 2.0), (1,)), ("noncentral_chisquare", (0.5, 1.0), (0, 1)),
+    ("noncentral_chisquare", (0.5, 1.0), (0, 1)),
     ("noncentral_chisquare", (3.0, 0.0), (1,)), ("noncentral_f", (3.0, 4.0, 0.0), (2,)),
     ("noncentral_f", (0.5, 4.0, 1.0), (0, 1, 2)), ("weibull", (0.0,), (0,)),
 ])
@@ -396,6 +396,62 @@ def test_a_large_shape_keeps_its_accuracy():
         assert float(unthunk(pullback(1.0)[2])) == pytest.approx(float(expected), rel=1e-11)
 
 
+@pytest.mark.parametrize("kappa", [1e-3, 4.0, 300.0])
+def test_vonmises_kappa_against_the_cdf_in_high_precision(kappa):
+    """``dy/dkappa = -(dF/dkappa) / (dF/dx)`` at NumPy's draws, both partials finite differences of the von Mises
+    CDF ``F(x) = int_-pi^x e^(kappa cos t) dt / (2 pi I_0(kappa))`` in 30-digit arithmetic (mpmath); ``mu`` shifts
+    the draw, so the level is that of ``y - mu``, wrapped."""
+    mpmath = pytest.importorskip("mpmath")
+    mu = 2.5  # draws wrap around pi
+    for source in GENERATORS:
+        y, pullback = rrule(type(source).vonmises, copy.deepcopy(source), mu, kappa, 2)
+        got = [float(unthunk(pullback(np.eye(2)[i])[3])) for i in range(2)]
+        with mpmath.workdps(30):
+            def cdf(x, k):  # the lower tail, or the upper one above 0: -(dG/dkappa) / (dG/dx) is the same
+                ends = [-mpmath.pi, x] if x <= 0 else [x, mpmath.pi]
+                return mpmath.quad(lambda t: mpmath.exp(k * (mpmath.cos(t) - 1)), ends) / (
+                    2 * mpmath.pi * mpmath.besseli(0, k) * mpmath.exp(-k))
+
+            for i in range(2):
+                w = mpmath.mpf(float((y[i] - mu + np.pi) % (2 * np.pi) - np.pi))
+                k = mpmath.mpf(kappa)
+                expected = -mpmath.diff(lambda v, w=w: cdf(w, v), k) / mpmath.diff(lambda v, k=k: cdf(v, k), w)
+                assert got[i] == pytest.approx(float(expected), rel=1e-11, abs=1e-15), (kappa, i)
+
+
+def test_vonmises_kappa_where_numpy_draws_a_wrapped_normal():
+    """``kappa > 1e6``: ``Generator.vonmises`` draws ``mu + z / sqrt(kappa)`` (``RandomState`` keeps rejecting), smooth
+    in ``kappa``; its central differences (step ``kappa / 1e4``) agree with the von Mises implicit derivative to
+    ``O(1/kappa)``."""
+    source, kappa, step, dy = np.random.default_rng(5), 1e7, 1e3, np.array([1.0, -2.0, 0.5])
+    _, pullback = rrule(np.random.Generator.vonmises, copy.deepcopy(source), 0.3, kappa, 3)
+    differences = (copy.deepcopy(source).vonmises(0.3, kappa + step, 3)
+                   - copy.deepcopy(source).vonmises(0.3, kappa - step, 3)) / (2 * step)
+    assert float(unthunk(pullback(dy)[3])) == pytest.approx(float(differences @ dy), rel=1e-6)
+
+
+def test_vonmises_kappa_in_the_tails():
+    """Draws far from ``mu`` (the tails, where a series in Bessel functions would cancel): the private partial at
+    chosen offsets, against 30-digit finite differences of the CDF."""
+    mpmath = pytest.importorskip("mpmath")
+    from chainrules.rulesets.arrays.random import _Draw, _Snapshot, _vonmises_kappa
+
+    offsets = np.array([-3.1, 0.05, 1.2, 3.0])
+    for kappa in (8.0, 60.0):
+        draw = _Draw(_Snapshot(np.random.default_rng(0)), "vonmises", 0.3 + offsets, (0.3, kappa))
+        got = _vonmises_kappa(draw, 1)
+        with mpmath.workdps(30):
+            def cdf(x, k):  # the lower tail, or the upper one above 0 (no rounding to 1)
+                ends = [-mpmath.pi, x] if x <= 0 else [x, mpmath.pi]
+                return mpmath.quad(lambda t: mpmath.exp(k * (mpmath.cos(t) - 1)), ends) / (
+                    2 * mpmath.pi * mpmath.besseli(0, k) * mpmath.exp(-k))
+
+            for g, w in zip(got, offsets):
+                wm, k = mpmath.mpf(float(w)), mpmath.mpf(kappa)
+                expected = -mpmath.diff(lambda v, wm=wm: cdf(wm, v), k) / mpmath.diff(lambda v, k=k: cdf(v, k), wm)
+                assert float(g) == pytest.approx(float(expected), rel=1e-10), (kappa, w)
+
+
 def test_a_wrong_shape_derivative_is_caught(monkeypatch):
     """The inversion-path check can fail: a 1% error in beta's partial in ``b`` is seen."""
     params, partials, reasons = PATHWISE["beta"]
@@ -442,7 +498,12 @@ def test_dirichlet_with_a_list_a_keyword_and_a_zero_cotangent():
 # E[g(y)] in closed form (NumPy's parameterisations), its gradient, and g'(y): the mean over draws of
 # g'(y) dy/dθ from the frule must match (an unbiased estimator); a heavy-tailed draw gets a moment with finite
 # variance. F: E log y = psi(d1/2) - psi(d2/2) + log(d2/d1); t: E y^2 = nu/(nu - 2); noncentral F:
-# E y = d2 (d1 + nonc) / (d1 (d2 - 2)); wald: E 1/y = 1/mean + 1/scale; Dirichlet: E x = alpha / sum(alpha).
+# E y = d2 (d1 + nonc) / (d1 (d2 - 2)); wald: E 1/y = 1/mean + 1/scale; von Mises: E cos(y - mu) = A = I_1/I_0,
+# dA/dkappa = 1 - A/kappa - A^2 (DLMF 10.29.2); Dirichlet: E x = alpha / sum(alpha).
+def _bessel_ratio(kappa):
+    return scipy.special.ive(1, kappa) / scipy.special.ive(0, kappa)
+
+
 def _identity_slope(y):
     return np.ones_like(y)
 
@@ -459,6 +520,7 @@ SHAPE_MOMENTS = [
     ("noncentral_f", (3.0, 12.0, 1.5), _identity_slope, {0: 12.0 / 10.0 * -1.5 / 9.0, 1: 4.5 / 3.0 * -2 / 100.0,
                                                           2: 12.0 / 30.0}),
     ("wald", (1.5, 2.0), lambda y: -1 / y ** 2, {0: -1 / 1.5 ** 2, 1: -1 / 2.0 ** 2}),
+    ("vonmises", (0.0, 2.0), lambda y: -np.sin(y), {1: 1 - _bessel_ratio(2.0) / 2.0 - _bessel_ratio(2.0) ** 2}),
 ]
 
 
