@@ -47,7 +47,8 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 |                                             | ``kappa``: implicit                                                 |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
-|                                             | sqrt(nonc)``; ``df``: implicit, through ``X``                       |
+|                                             | sqrt(nonc)``; ``df``: implicit, through ``X``; for ``df <= 1`` both |
+|                                             | implicit, through the noncentral chi-square CDF                     |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
 | ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``             |
@@ -118,6 +119,10 @@ the draw's probability levels.
 * The noncentral samplers' ``df`` (``dfnum``, ``dfden``): ``X`` (and ``D``) recovered as
   above, each at its own chi-square level, ``z`` held fixed; at ``nonc = 0`` NumPy draws a
   central chi-square (F) and the rules are ``chisquare``'s (``f``'s).
+* ``noncentral_chisquare`` with ``df <= 1``: NumPy draws ``chisquare(df + 2i)`` with ``i``
+  Poisson, which the draw does not reveal (and which is constant in ``nonc`` between jumps);
+  both ``df`` and ``nonc`` go through the CDF ``sum_i w_i P(df/2 + i, y/2)``
+  (:func:`_poisson_mixture_partials`).
 * ``wald`` (``mean``, ``scale``): the inverse Gaussian CDF ``Phi(a) + e^(2 scale/mean)
   Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
   E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
@@ -132,9 +137,10 @@ its term budget (very large shapes) gives a ``not_implemented`` cotangent, not a
 
 What is not differentiated
 --------------------------
-* The noncentral samplers' ``df`` (``dfnum`` and ``dfden``) where ``df <= 1`` (``dfnum <= 1``)
-  and ``nonc > 0``: NumPy draws a Poisson mixture of central chi-squares there, whose count
-  cannot be recovered from the draw: ``not_implemented``.
+* ``noncentral_f`` where ``dfnum <= 1`` and ``nonc > 0`` (every parameter): NumPy's numerator
+  is then a Poisson mixture, and neither it nor the denominator can be recovered from their
+  ratio; the noncentral F CDF's derivatives are not written: ``not_implemented``.
+* ``nonc`` at ``nonc = 0``: the draw moves like ``sqrt(nonc)``: ``not_implemented``.
 * Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
   parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
   samplers are declared non-differentiable, as are the state functions (``seed``,
@@ -257,8 +263,10 @@ class _Draw:
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
 _NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
          "nonc = 0: no pathwise derivative there")
-_POISSON_DF = ("NumPy draws a Poisson mixture of central chi-squares for df <= 1 (dfnum <= 1), whose count cannot be "
-               "recovered from the draw: no implicit derivative in the degrees of freedom there")
+_POISSON_DF = ("NumPy draws a Poisson mixture of central chi-squares for dfnum <= 1, whose count, and so the "
+               "numerator and denominator of the draw, cannot be recovered from it: no implicit derivative there")
+_NONC_ZERO = ("nonc = 0: NumPy draws a central chi-square there, and the noncentral draw moves like sqrt(nonc): "
+              "no derivative at 0")
 _WEIBULL_0 = "a = 0: NumPy returns 0 there, and the draw jumps"
 
 
@@ -466,6 +474,54 @@ def _vonmises_kappa(draw: _Draw, k: int) -> Any:
     return np.sign(w) * np.sum(integrand * _VONMISES_WEIGHTS, axis=-1) * half[..., 0]
 
 
+_MIXTURE_TERMS = 20_000
+"""The Poisson series of :func:`_poisson_mixture_partials` sums at most this many terms (``nonc`` up to about 3e4)."""
+
+
+def _poisson_mixture_partials(y: np.ndarray, df: np.ndarray, nonc: np.ndarray) -> tuple[Any, Any]:
+    """``dy/ddf``, ``dy/dnonc`` of a noncentral chi-square draw along the path that keeps its CDF level fixed.
+
+    The CDF is the Poisson mixture ``F = sum_i w_i P(a_i, x)`` with ``w_i = e^-lam lam^i / i!``,
+    ``lam = nonc / 2``, ``a_i = df / 2 + i``, ``x = y / 2`` (Johnson, Kotz & Balakrishnan 1995,
+    eq. 29.2), so ``f = (1/2) sum_i w_i p_i`` with the gamma densities ``p_i = x^(a_i - 1) e^-x /
+    Gamma(a_i)``, ``dF/ddf = (1/2) sum_i w_i dP/da (a_i, x)`` and, since ``dw_i/dlam = w_(i-1) -
+    w_i`` and ``P(a, x) - P(a + 1, x) = x p(a, x) / a`` (DLMF 8.8.5), ``dF/dnonc = -(1/2) sum_i
+    w_i x p_i / a_i`` (no difference of CDFs). Weights and densities are combined in log space.
+    """
+    from scipy.special import gammaln
+
+    from chainrules.rulesets.special.incomplete_gamma import gammainc_da, log_gammainc_dx
+
+    lam = nonc / 2
+    terms = int(np.max(lam + 12 * np.sqrt(lam) + 40))
+    if terms > _MIXTURE_TERMS:
+        missing = not_implemented(f"nonc = {float(np.max(nonc)):g} needs more than {_MIXTURE_TERMS} terms of the "
+                                  "Poisson series of the noncentral chi-square CDF")
+        return missing, missing
+    i = np.arange(terms)
+    a = df[..., None] / 2 + i
+    x = (y / 2)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        log_w = np.where(lam[..., None] > 0, i * np.log(lam[..., None]), np.where(i == 0, 0.0, -np.inf)) - gammaln(
+            i + 1) - lam[..., None]
+        log_terms = log_w + log_gammainc_dx(a, x)
+        top = np.max(log_terms, axis=-1, keepdims=True)
+        weights = np.exp(log_terms - top)  # w_i p_i, scaled
+        total = np.sum(weights, axis=-1)
+        d_nonc = np.sum(weights * x / a, axis=-1) / total
+        # dP/da only where w_i p_i is within e^-50 of the largest term (|dP/da| is at most a few times p_i
+        # times a logarithm, DLMF 8.7.1 and 8.9.2), which are few: the Poisson weights and the densities both peak
+        keep = log_terms - top > -50
+        a_kept, x_kept = a[keep], np.broadcast_to(x, a.shape)[keep]
+        da = gammainc_da(a_kept, x_kept)
+        if isinstance(da, NotImplementedTangent):
+            return da, d_nonc
+        weighted = np.zeros(a.shape)
+        weighted[keep] = np.exp((log_w - top)[keep]) * np.asarray(da)
+        d_df = -np.sum(weighted, axis=-1) / total
+    return d_df, d_nonc
+
+
 def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(c, n, X)`` with ``y = c (X + n^2)``, ``n = z + sqrt(nonc)``, of a noncentral draw (``df > 1``, ``nonc > 0``).
 
@@ -494,22 +550,39 @@ def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray
 
 
 def _noncentral(draw: _Draw, k: int) -> Any:
-    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: ``dy/ds = 2 c n`` and ``ds/dnonc = 1 / (2 s)``."""
+    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: ``dy/ds = 2 c n`` and ``ds/dnonc = 1 / (2 s)``.
+
+    For ``noncentral_chisquare`` with ``df <= 1`` (a Poisson mixture): :func:`_poisson_mixture_partials`.
+    """
+    mixture = draw.name == "noncentral_chisquare" and bool(np.any(draw.values[0] <= 1))
+    mixed = _mixture(draw)[1] if mixture else None
+    if isinstance(mixed, NotImplementedTangent):
+        return mixed
     c, n, _ = _noncentral_parts(draw, draw.name == "noncentral_f")
-    return c * n / np.sqrt(draw.values[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quadratic = c * n / np.sqrt(draw.values[-1])
+    return quadratic if mixed is None else np.where(draw.values[0] <= 1, mixed, quadratic)
+
+
+def _mixture(draw: _Draw) -> tuple[Any, Any]:
+    df, nonc = (np.broadcast_to(v, draw.y.shape) for v in draw.values)
+    return draw.memo("mixture", lambda: _poisson_mixture_partials(draw.y, df, nonc))
 
 
 def _noncentral_chisquare_df(draw: _Draw, k: int) -> Any:
-    """``dy/ddf = dX/ddf``, ``X`` the chi-square(``df - 1``) part; at ``nonc = 0`` (a central draw) chisquare's."""
+    """``dy/ddf = dX/ddf``, ``X`` the chi-square(``df - 1``) part; at ``nonc = 0`` (a central draw) chisquare's;
+    for ``df <= 1`` (a Poisson mixture) :func:`_poisson_mixture_partials`."""
     df, nonc = draw.values
     _, _, x = _noncentral_parts(draw, False)
-    live = nonc > 0  # elsewhere a placeholder, not used
+    live = (nonc > 0) & (df > 1)  # elsewhere a placeholder, not used
     inner = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, df - 1, 1.0),))[0]
     central = _implicit("chi2", draw.y, (df,))[0]
-    for partial in (inner, central):
+    mixture = (nonc > 0) & (df <= 1)
+    mixed = _mixture(draw)[0] if bool(np.any(mixture)) else 0.0
+    for partial in (inner, central, mixed):
         if isinstance(partial, NotImplementedTangent):
             return partial
-    return np.where(live, inner, central)
+    return np.where(live, inner, np.where(mixture, mixed, central))
 
 
 def _noncentral_f_df(draw: _Draw, k: int) -> Any:
@@ -539,6 +612,10 @@ def _noncentral_f_df(draw: _Draw, k: int) -> Any:
 def _poisson_df_reason(values: tuple[Any, ...]) -> str | None:
     df, nonc = np.asarray(values[0]), np.asarray(values[-1])
     return _POISSON_DF if bool(np.any((df <= 1) & (nonc > 0))) else None
+
+
+def _noncentral_chisquare_nonc_reason(values: tuple[Any, ...]) -> str | None:
+    return _NONC_ZERO if bool(np.any(np.asarray(values[-1]) <= 0)) else None
 
 
 def _never(values: tuple[Any, ...]) -> str | None:
@@ -578,7 +655,7 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
     "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, _vonmises_kappa), (_never, _never)),
     "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
-                             (_poisson_df_reason, _nonc_reason)),
+                             (_never, _noncentral_chisquare_nonc_reason)),
     "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
                      (_noncentral_f_df, _noncentral_f_df, _noncentral), (_poisson_df_reason, _poisson_df_reason,
                                                                          _nonc_reason)),
@@ -1018,6 +1095,13 @@ def _at_zero_scale(source: Any, location: float) -> Sample:
     return Sample(source, location, _fixed(0.0, 0.75), 2, fdm=forward_fdm(5, 1), label="scale 0 (one-sided)")
 
 
+def _at_zero_nonc(source: Any) -> Sample:
+    """``noncentral_chisquare`` at ``nonc = 0`` (the edge of the domain: forward differences): not implemented."""
+    from chainrules.testing import forward_fdm
+
+    return Sample(source, 3, 0.0, 2, fdm=forward_fdm(5, 1), label="nonc = 0 (not implemented)")
+
+
 def _source(cls: type) -> Any:
     """A fixed-state generator of the class ``cls`` (a sampler's ``self`` must be of its own class)."""
     rng, legacy = fixed_state_generators(5)
@@ -1070,7 +1154,7 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
     "noncentral_chisquare": lambda source: iter([
         Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
         Sample(source, np.array([2, 5]), np.array([[0.5], [4.0]]), label="broadcast nonc"),
-        Sample(source, 0.5, 1.5, 2, label="df <= 1, a Poisson mixture (not implemented)")]),
+        _at_zero_nonc(source)]),
     "noncentral_f": lambda source: iter([
         Sample(source, 3, 5, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
         Sample(source, 0.5, 5.0, 1.5, 2, label="dfnum <= 1, a Poisson mixture (not implemented)")]),
