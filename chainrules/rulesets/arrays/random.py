@@ -519,7 +519,8 @@ def _poisson_mixture_partials(y: np.ndarray, df: np.ndarray, nonc: np.ndarray) -
         weighted = np.zeros(a.shape)
         weighted[keep] = np.exp((log_w - top)[keep]) * np.asarray(da)
         d_df = -np.sum(weighted, axis=-1) / total
-    return d_df, d_nonc
+    at_zero = y == 0  # the level 0 for every parameter: the draw stays at 0
+    return np.where(at_zero, 0.0, d_df), np.where(at_zero, 0.0, d_nonc)
 
 
 def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -481,6 +481,18 @@ def test_noncentral_chisquare_poisson_mixture_against_the_cdf_in_high_precision(
                     assert g == pytest.approx(float(e), rel=1e-11), (i, got, expected)
 
 
+def test_draws_at_zero_stay_at_zero():
+    """A draw that is exactly 0 (its CDF level is 0 whatever the parameters) gets 0, not NaN."""
+    from chainrules.rulesets.arrays.random import _poisson_mixture_partials
+
+    d_df, d_nonc = _poisson_mixture_partials(np.array([0.0, 2.0]), np.array([0.01, 0.01]), np.array([0.1, 0.1]))
+    assert d_df[0] == 0 and d_nonc[0] == 0 and np.isfinite(d_df[1]) and d_nonc[1] > 0
+    for source in GENERATORS:  # standard_gamma with a tiny shape underflows to 0
+        y, pullback = rrule(type(source).standard_gamma, copy.deepcopy(source), 1e-3, 6)
+        assert np.any(y == 0)
+        assert np.isfinite(unthunk(pullback(np.ones(6))[2]))
+
+
 def test_a_wrong_shape_derivative_is_caught(monkeypatch):
     """The inversion-path check can fail: a 1% error in beta's partial in ``b`` is seen."""
     params, partials, reasons = PATHWISE["beta"]
