@@ -51,7 +51,8 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 |                                             | implicit, through the noncentral chi-square CDF                     |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
-| ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``             |
+| ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``; for        |
+|                                             | ``dfnum <= 1`` all three implicit, through the noncentral F CDF     |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``standard_gamma``, ``chisquare``,          | implicit (below), by the incomplete gamma and beta functions' shape |
 | ``beta``, ``f``, ``standard_t``, ``wald``,  | derivatives; ``dirichlet`` by stick breaking; ``wald`` by its CDF   |
@@ -122,7 +123,9 @@ the draw's probability levels.
 * ``noncentral_chisquare`` with ``df <= 1``: NumPy draws ``chisquare(df + 2i)`` with ``i``
   Poisson, which the draw does not reveal (and which is constant in ``nonc`` between jumps);
   both ``df`` and ``nonc`` go through the CDF ``sum_i w_i P(df/2 + i, y/2)``
-  (:func:`_poisson_mixture_partials`).
+  (:func:`_poisson_mixture_partials`); ``noncentral_f`` with ``dfnum <= 1`` likewise, through
+  ``sum_i w_i I_v(dfnum/2 + i, dfden/2)``, ``v = dfnum y / (dfnum y + dfden)``
+  (:func:`_noncentral_f_mixture_partials`).
 * ``wald`` (``mean``, ``scale``): the inverse Gaussian CDF ``Phi(a) + e^(2 scale/mean)
   Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
   E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
@@ -137,10 +140,9 @@ its term budget (very large shapes) gives a ``not_implemented`` cotangent, not a
 
 What is not differentiated
 --------------------------
-* ``noncentral_f`` where ``dfnum <= 1`` and ``nonc > 0`` (every parameter): NumPy's numerator
-  is then a Poisson mixture, and neither it nor the denominator can be recovered from their
-  ratio; the noncentral F CDF's derivatives are not written: ``not_implemented``.
 * ``nonc`` at ``nonc = 0``: the draw moves like ``sqrt(nonc)``: ``not_implemented``.
+* A Poisson series needing more than 20000 terms (``nonc`` beyond about 3e4 with ``df <= 1``):
+  ``not_implemented``.
 * Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
   parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
   samplers are declared non-differentiable, as are the state functions (``seed``,
@@ -261,10 +263,6 @@ class _Draw:
 
 
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
-_NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
-         "nonc = 0: no pathwise derivative there")
-_POISSON_DF = ("NumPy draws a Poisson mixture of central chi-squares for dfnum <= 1, whose count, and so the "
-               "numerator and denominator of the draw, cannot be recovered from it: no implicit derivative there")
 _NONC_ZERO = ("nonc = 0: NumPy draws a central chi-square there, and the noncentral draw moves like sqrt(nonc): "
               "no derivative at 0")
 _WEIBULL_0 = "a = 0: NumPy returns 0 there, and the draw jumps"
@@ -478,49 +476,105 @@ _MIXTURE_TERMS = 20_000
 """The Poisson series of :func:`_poisson_mixture_partials` sums at most this many terms (``nonc`` up to about 3e4)."""
 
 
+def _poisson_log_weights(nonc: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray] | NotImplementedTangent:
+    """``(i, log w_i)``, ``w_i = e^-lam lam^i / i!``, ``lam = nonc / 2``, over the ``i`` that matter (a last axis)."""
+    from scipy.special import gammaln
+
+    lam = (nonc / 2)[..., None]
+    terms = int(np.max(lam + 12 * np.sqrt(lam) + 40))
+    if terms > _MIXTURE_TERMS:
+        return not_implemented(f"nonc = {float(np.max(nonc)):g} needs more than {_MIXTURE_TERMS} terms of the Poisson "
+                               f"series of the {what} CDF")
+    i = np.arange(terms)
+    with np.errstate(divide="ignore"):
+        return i, np.where(lam > 0, i * np.log(lam), np.where(i == 0, 0.0, -np.inf)) - gammaln(i + 1) - lam
+
+
+def _significant(log_terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The largest term (kept as an axis), the terms scaled by it, and which are within ``e^-50`` of it.
+
+    The derivatives in the shape parameters (``dP/da``, ``dI/da``, ``dI/db``) are summed over those
+    only: they are at most a few times the density times a logarithm (DLMF 8.7.1, 8.9.2, 8.17.22),
+    and the Poisson weights and the densities both peak, so few terms matter.
+    """
+    top = np.max(log_terms, axis=-1, keepdims=True)
+    return top, np.exp(log_terms - top), log_terms - top > -50
+
+
 def _poisson_mixture_partials(y: np.ndarray, df: np.ndarray, nonc: np.ndarray) -> tuple[Any, Any]:
     """``dy/ddf``, ``dy/dnonc`` of a noncentral chi-square draw along the path that keeps its CDF level fixed.
 
     The CDF is the Poisson mixture ``F = sum_i w_i P(a_i, x)`` with ``w_i = e^-lam lam^i / i!``,
-    ``lam = nonc / 2``, ``a_i = df / 2 + i``, ``x = y / 2`` (Johnson, Kotz & Balakrishnan 1995,
-    eq. 29.2), so ``f = (1/2) sum_i w_i p_i`` with the gamma densities ``p_i = x^(a_i - 1) e^-x /
-    Gamma(a_i)``, ``dF/ddf = (1/2) sum_i w_i dP/da (a_i, x)`` and, since ``dw_i/dlam = w_(i-1) -
-    w_i`` and ``P(a, x) - P(a + 1, x) = x p(a, x) / a`` (DLMF 8.8.5), ``dF/dnonc = -(1/2) sum_i
-    w_i x p_i / a_i`` (no difference of CDFs). Weights and densities are combined in log space.
+    ``lam = nonc / 2``, ``a_i = df / 2 + i``, ``x = y / 2`` (Johnson, Kotz & Balakrishnan,
+    *Continuous Univariate Distributions* 2, chapter 29), so ``f = (1/2) sum_i w_i p_i`` with the
+    gamma densities ``p_i = x^(a_i - 1) e^-x / Gamma(a_i)``, ``dF/ddf = (1/2) sum_i w_i dP/da (a_i,
+    x)`` and, since ``dw_i/dlam = w_(i-1) - w_i`` and ``P(a, x) - P(a + 1, x) = x p(a, x) / a``
+    (DLMF 8.8.5), ``dF/dnonc = -(1/2) sum_i w_i x p_i / a_i`` (no difference of CDFs). Weights and
+    densities are combined in log space.
     """
-    from scipy.special import gammaln
-
     from chainrules.rulesets.special.incomplete_gamma import gammainc_da, log_gammainc_dx
 
-    lam = nonc / 2
-    terms = int(np.max(lam + 12 * np.sqrt(lam) + 40))
-    if terms > _MIXTURE_TERMS:
-        missing = not_implemented(f"nonc = {float(np.max(nonc)):g} needs more than {_MIXTURE_TERMS} terms of the "
-                                  "Poisson series of the noncentral chi-square CDF")
-        return missing, missing
-    i = np.arange(terms)
+    series = _poisson_log_weights(nonc, "noncentral chi-square")
+    if isinstance(series, NotImplementedTangent):
+        return series, series
+    i, log_w = series
     a = df[..., None] / 2 + i
-    x = (y / 2)[..., None]
+    x = np.broadcast_to((y / 2)[..., None], a.shape)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        log_w = np.where(lam[..., None] > 0, i * np.log(lam[..., None]), np.where(i == 0, 0.0, -np.inf)) - gammaln(
-            i + 1) - lam[..., None]
-        log_terms = log_w + log_gammainc_dx(a, x)
-        top = np.max(log_terms, axis=-1, keepdims=True)
-        weights = np.exp(log_terms - top)  # w_i p_i, scaled
+        top, weights, keep = _significant(log_w + log_gammainc_dx(a, x))  # weights: w_i p_i, scaled
         total = np.sum(weights, axis=-1)
         d_nonc = np.sum(weights * x / a, axis=-1) / total
-        # dP/da only where w_i p_i is within e^-50 of the largest term (|dP/da| is at most a few times p_i
-        # times a logarithm, DLMF 8.7.1 and 8.9.2), which are few: the Poisson weights and the densities both peak
-        keep = log_terms - top > -50
-        a_kept, x_kept = a[keep], np.broadcast_to(x, a.shape)[keep]
-        da = gammainc_da(a_kept, x_kept)
+        da = gammainc_da(a[keep], x[keep])
         if isinstance(da, NotImplementedTangent):
-            return da, d_nonc
+            return da, da
         weighted = np.zeros(a.shape)
         weighted[keep] = np.exp((log_w - top)[keep]) * np.asarray(da)
         d_df = -np.sum(weighted, axis=-1) / total
     at_zero = y == 0  # the level 0 for every parameter: the draw stays at 0
     return np.where(at_zero, 0.0, d_df), np.where(at_zero, 0.0, d_nonc)
+
+
+def _noncentral_f_mixture_partials(y: np.ndarray, dfnum: np.ndarray, dfden: np.ndarray,
+                                   nonc: np.ndarray) -> tuple[Any, Any, Any]:
+    """``dy/ddfnum``, ``dy/ddfden``, ``dy/dnonc`` of a noncentral F draw along the path that keeps its CDF level.
+
+    With ``T = dfnum y + dfden`` and ``v = dfnum y / T``, the CDF is ``F = sum_i w_i I_v(a_i, b)``,
+    ``a_i = dfnum / 2 + i``, ``b = dfden / 2`` (Johnson, Kotz & Balakrishnan, chapter 30), so
+    ``f = S dv/dy`` with ``S = sum_i w_i q_i``, ``q_i`` the beta densities at ``v``, ``dv/dy =
+    dfnum dfden / T^2``. Then ``dy/ddfnum = -(1/2) sum_i w_i dI/da / (S v_y) - y / dfnum``,
+    ``dy/ddfden = -(1/2) sum_i w_i dI/db / (S v_y) + y / dfden`` (the second terms are ``v``'s own
+    dependence on the dfs) and, by ``I_v(a, b) - I_v(a + 1, b) = v (1 - v) q(a, b, v) / a`` (DLMF
+    8.17.20), ``dy/dnonc = (1/2) sum_i w_i q_i v (1 - v) / a_i / (S v_y)``.
+    """
+    from chainrules.rulesets.special.incomplete_beta import betainc_dab, log_betainc_dx
+
+    series = _poisson_log_weights(nonc, "noncentral F")
+    if isinstance(series, NotImplementedTangent):
+        return series, series, series
+    i, log_w = series
+    total_t = dfnum * y + dfden
+    v_y = dfnum * dfden / total_t ** 2
+    a = dfnum[..., None] / 2 + i
+    b = np.broadcast_to((dfden / 2)[..., None], a.shape)
+    v = np.broadcast_to((dfnum * y / total_t)[..., None], a.shape)
+    one_minus_v = (dfden / total_t)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        top, weights, keep = _significant(log_w + log_betainc_dx(a, b, v))  # w_i q_i, scaled
+        scale = np.sum(weights, axis=-1) * v_y  # S v_y, scaled alike
+        d_nonc = 0.5 * np.sum(weights * v * one_minus_v / a, axis=-1) / scale
+        dab = betainc_dab(a[keep], b[keep], v[keep])
+        if isinstance(dab, NotImplementedTangent):
+            return dab, dab, dab
+        scaled_w = np.exp((log_w - top)[keep])
+        sums = []
+        for d in dab:
+            weighted = np.zeros(a.shape)
+            weighted[keep] = scaled_w * np.asarray(d)
+            sums.append(np.sum(weighted, axis=-1))
+        d_dfnum = -0.5 * sums[0] / scale - y / dfnum
+        d_dfden = -0.5 * sums[1] / scale + y / dfden
+    at_zero = y == 0
+    return tuple(np.where(at_zero, 0.0, d) for d in (d_dfnum, d_dfden, d_nonc))  # type: ignore[return-value]
 
 
 def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -553,10 +607,10 @@ def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray
 def _noncentral(draw: _Draw, k: int) -> Any:
     """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: ``dy/ds = 2 c n`` and ``ds/dnonc = 1 / (2 s)``.
 
-    For ``noncentral_chisquare`` with ``df <= 1`` (a Poisson mixture): :func:`_poisson_mixture_partials`.
+    Where ``df <= 1`` (``dfnum <= 1``; a Poisson mixture): :func:`_poisson_mixture_partials`
+    (:func:`_noncentral_f_mixture_partials`).
     """
-    mixture = draw.name == "noncentral_chisquare" and bool(np.any(draw.values[0] <= 1))
-    mixed = _mixture(draw)[1] if mixture else None
+    mixed = _mixture(draw)[-1] if bool(np.any(draw.values[0] <= 1)) else None
     if isinstance(mixed, NotImplementedTangent):
         return mixed
     c, n, _ = _noncentral_parts(draw, draw.name == "noncentral_f")
@@ -565,9 +619,12 @@ def _noncentral(draw: _Draw, k: int) -> Any:
     return quadratic if mixed is None else np.where(draw.values[0] <= 1, mixed, quadratic)
 
 
-def _mixture(draw: _Draw) -> tuple[Any, Any]:
-    df, nonc = (np.broadcast_to(v, draw.y.shape) for v in draw.values)
-    return draw.memo("mixture", lambda: _poisson_mixture_partials(draw.y, df, nonc))
+def _mixture(draw: _Draw) -> tuple[Any, ...]:
+    """The partials of a noncentral draw through its CDF, a Poisson mixture (NumPy's path for ``df <= 1``)."""
+    values = tuple(np.broadcast_to(v, draw.y.shape) for v in draw.values)
+    if draw.name == "noncentral_f":
+        return draw.memo("mixture", lambda: _noncentral_f_mixture_partials(draw.y, *values))
+    return draw.memo("mixture", lambda: _poisson_mixture_partials(draw.y, *values))
 
 
 def _noncentral_chisquare_df(draw: _Draw, k: int) -> Any:
@@ -596,36 +653,28 @@ def _noncentral_f_df(draw: _Draw, k: int) -> Any:
         dfnum, dfden, nonc = draw.values
         c, _, x = _noncentral_parts(draw, True)
         y = draw.y
-        live = nonc > 0
+        live = (nonc > 0) & (dfnum > 1)  # elsewhere placeholders, not used
         d = np.where(live, dfden / (c * dfnum), 1.0)
         dx = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, dfnum - 1, 1.0),))[0]
         dd = _implicit("chi2", d, (dfden,))[0]
         central = _f_partials(y, dfnum, dfden)
-        for partial in (dx, dd, central[0]):
+        mixture = (nonc > 0) & (dfnum <= 1)
+        mixed = _mixture(draw) if bool(np.any(mixture)) else (0.0, 0.0, 0.0)
+        for partial in (dx, dd, central[0], mixed[0]):
             if isinstance(partial, NotImplementedTangent):
                 return partial, partial
-        return (np.where(live, -y / dfnum + c * dx, central[0]),
-                np.where(live, y / dfden - y * dd / d, central[1]))
+        return (np.where(mixture, mixed[0], np.where(live, -y / dfnum + c * dx, central[0])),
+                np.where(mixture, mixed[1], np.where(live, y / dfden - y * dd / d, central[1])))
 
     return draw.memo("noncentral_f", partials)[k]
 
 
-def _poisson_df_reason(values: tuple[Any, ...]) -> str | None:
-    df, nonc = np.asarray(values[0]), np.asarray(values[-1])
-    return _POISSON_DF if bool(np.any((df <= 1) & (nonc > 0))) else None
-
-
-def _noncentral_chisquare_nonc_reason(values: tuple[Any, ...]) -> str | None:
+def _nonc_zero_reason(values: tuple[Any, ...]) -> str | None:
     return _NONC_ZERO if bool(np.any(np.asarray(values[-1]) <= 0)) else None
 
 
 def _never(values: tuple[Any, ...]) -> str | None:
     return None
-
-
-def _nonc_reason(values: tuple[Any, ...]) -> str | None:
-    df, nonc = np.asarray(values[0]), np.asarray(values[-1])
-    return _NONC if bool(np.any(df <= 1) or np.any(nonc <= 0)) else None
 
 
 def _weibull_reason(values: tuple[Any, ...]) -> str | None:
@@ -656,10 +705,9 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
     "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, _vonmises_kappa), (_never, _never)),
     "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
-                             (_never, _noncentral_chisquare_nonc_reason)),
+                             (_never, _nonc_zero_reason)),
     "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
-                     (_noncentral_f_df, _noncentral_f_df, _noncentral), (_poisson_df_reason, _poisson_df_reason,
-                                                                         _nonc_reason)),
+                     (_noncentral_f_df, _noncentral_f_df, _noncentral), (_never, _never, _nonc_zero_reason)),
     "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (_wald, _wald), (_never, _never)),
     "standard_gamma": ((("shape", REQUIRED),), (_standard_gamma_shape,), (_never,)),
     "chisquare": ((("df", REQUIRED),), (_chisquare_df,), (_never,)),
@@ -1096,11 +1144,11 @@ def _at_zero_scale(source: Any, location: float) -> Sample:
     return Sample(source, location, _fixed(0.0, 0.75), 2, fdm=forward_fdm(5, 1), label="scale 0 (one-sided)")
 
 
-def _at_zero_nonc(source: Any) -> Sample:
-    """``noncentral_chisquare`` at ``nonc = 0`` (the edge of the domain: forward differences): not implemented."""
+def _at_zero_nonc(source: Any, *dfs: int) -> Sample:
+    """A noncentral sampler at ``nonc = 0`` (the edge of the domain: forward differences): not implemented."""
     from chainrules.testing import forward_fdm
 
-    return Sample(source, 3, 0.0, 2, fdm=forward_fdm(5, 1), label="nonc = 0 (not implemented)")
+    return Sample(source, *dfs, 0.0, 2, fdm=forward_fdm(5, 1), label="nonc = 0 (not implemented)")
 
 
 def _source(cls: type) -> Any:
@@ -1155,10 +1203,10 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
     "noncentral_chisquare": lambda source: iter([
         Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
         Sample(source, np.array([2, 5]), np.array([[0.5], [4.0]]), label="broadcast nonc"),
-        _at_zero_nonc(source)]),
+        _at_zero_nonc(source, 3)]),
     "noncentral_f": lambda source: iter([
         Sample(source, 3, 5, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
-        Sample(source, 0.5, 5.0, 1.5, 2, label="dfnum <= 1, a Poisson mixture (not implemented)")]),
+        _at_zero_nonc(source, 3, 5)]),
     "wald": lambda source: iter([Sample(source, 2, 3, 3, label=_INVERSION_ONLY)]),
     "standard_gamma": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
     "chisquare": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
