@@ -494,8 +494,9 @@ def _significant(log_terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     """The largest term (kept as an axis), the terms scaled by it, and which are within ``e^-50`` of it.
 
     The derivatives in the shape parameters (``dP/da``, ``dI/da``, ``dI/db``) are summed over those
-    only: they are at most a few times the density times a logarithm (DLMF 8.7.1, 8.9.2, 8.17.22),
-    and the Poisson weights and the densities both peak, so few terms matter.
+    only: they are the density times factors polynomial in ``x``, ``a`` and their logarithms (in
+    the tails ``P ~ x p / a``, so ``dP/da ~ P (log x - psi(a + 1))``), and the Poisson weights and
+    the densities both peak, so few terms matter.
     """
     top = np.max(log_terms, axis=-1, keepdims=True)
     return top, np.exp(log_terms - top), log_terms - top > -50
