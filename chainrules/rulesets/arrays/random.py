@@ -388,7 +388,7 @@ def _standard_t_df(draw: _Draw, k: int) -> Any:
     """``dt/ddf`` along the path that keeps the CDF level fixed (the level of ``|t|``, ``t``'s sign kept).
 
     ``s = t^2 / (df + t^2)`` is ``Beta(1/2, df/2)`` and ``F(t) = 1/2 + sign(t) I_s(1/2, df/2) / 2``
-    (A&S 26.7.1, 26.5.27): at a fixed level ``ds/ddf`` is half the implicit beta partial in ``b``,
+    (A&S 26.7.1): at a fixed level ``ds/ddf`` is half the implicit beta partial in ``b``,
     and ``t^2 = df s / (1 - s)`` gives ``dt/ddf = t / (2 df) + (df + t^2)^2 ds/ddf / (2 t df)``
     (0 at ``t = 0``, the median of every ``df``).
     """
