@@ -671,7 +671,10 @@ MODULE`` reports it (the same data as the :doc:`catalogue <index>`). Classes are
 for a class (``numpy.ndarray``, ``numpy.random.Generator``) its public methods are counted.
 ``not numeric`` functions need no rule (printing, files, configuration, dates); ``not
 covered`` ones are numeric functions still without rules; the other categories are those
-of the :doc:`catalogue <index>`. A category no module has gets no column.
+of the :doc:`catalogue <index>`. A category no module has gets no column. ``scipy.stats``
+is not on this page: its distributions are objects whose methods are reported one
+(distribution, method) pair at a time, by ``chainrules coverage scipy.stats`` (see
+:doc:`/cli`).
 
 """
 
@@ -707,7 +710,8 @@ def _generate_cli(out: Path, parser: Any, commands: Any) -> None:
         else:
             text = subparsers.choices[command].format_help()
         _write(out / f"cli-{command}.txt", text)
-    for args in (["demo"], ["list", "cholesky"], ["list", "fft"], ["coverage", "numpy.linalg"], ["coverage", "nump"]):
+    for args in (["demo"], ["list", "cholesky"], ["list", "fft"], ["coverage", "numpy.linalg"],
+                 ["coverage", "scipy.stats.gamma"], ["coverage", "nump"]):
         _write(out / f"cli-run-{'-'.join(args).replace('.', '-')}.txt", _run_cli(args))
 
 

@@ -453,3 +453,19 @@ def test_bound_methods_reverse_and_forward(case: str) -> None:
     _, jvp = jax.jvp(lambda v: jnp.sum(forward(*call(v)[0], **call(v)[1])), (jnp.asarray(at),),
                      (jnp.asarray(direction),))
     close(jvp, np.sum(expected * direction), 1e-8, 1e-10)
+
+
+def test_a_bound_method_is_the_primitive_of_its_class_s_function_with_the_object_first():
+    # the core's rules of a bound method return the object's cotangent after the function's own
+    import scipy.stats as st
+
+    x = np.array([0.5, 1.5, 4.0])
+    h = 1e-6
+    fd = (st.gamma.logpdf(x, 2.5 + h, 0, 1.5).sum() - st.gamma.logpdf(x, 2.5 - h, 0, 1.5).sum()) / (2 * h)
+    reverse, forward = primitive(st.gamma.logpdf), primitive(st.gamma.logpdf, mode="forward")
+    assert reverse.fun == st.gamma.logpdf
+    grad = jax.grad(lambda a: jnp.sum(reverse(x, a, 0.0, 1.5)))
+    np.testing.assert_allclose(grad(2.5), fd, rtol=1e-6)
+    np.testing.assert_allclose(jax.jit(grad)(2.5), fd, rtol=1e-6)
+    _, dy = jax.jvp(lambda a: jnp.sum(forward(x, a, 0.0, 1.5)), (2.5,), (1.0,))
+    np.testing.assert_allclose(dy, fd, rtol=1e-6)
