@@ -117,7 +117,9 @@ def _reject(f: Any, shape: tuple[int, ...], dy: Any, why: str = "", what: str = 
     dy_shape = getattr(dy, "shape", None)
     if dy_shape is not None and not isinstance(dy, (AbstractTangent, np.generic)):
         dtype = getattr(dy, "dtype", None)
-        kind = f"a {dtype} array" if dtype is not None else f"a {type(dy).__name__}"
+        kind = f"a {dtype} array" if isinstance(dy, np.ndarray) else f"a {type(dy).__name__}"
+        if not isinstance(dy, np.ndarray) and tuple(dy_shape) == tuple(shape):
+            return ProjectionError(f"{head} is a {type(dy).__name__}, expected {expected}{why}")
         return ProjectionError(f"{head} has shape {tuple(dy_shape)}, expected shape {shape} (got {kind}){why}")
     if isinstance(dy, (numbers.Number, np.generic)):
         return ProjectionError(f"{head} is a number ({type(dy).__name__}), expected {expected}{why}")
@@ -242,7 +244,8 @@ def read_cotangents(dy: Any, ys: Sequence[Any], f: Any) -> Any:
     list or AbstractZero or NotImplementedTangent
         A zero or not-implemented tangent for the whole output is returned unchanged;
         otherwise a list with one entry per output: ``None`` where that part is a zero,
-        a ``NotImplementedTangent`` where it is one, else its array or number.
+        a ``NotImplementedTangent`` where it is one, else its array or number (a list
+        again, read the same way, for a part that is itself a tuple of outputs).
 
     Examples
     --------
@@ -280,6 +283,9 @@ def read_cotangents(dy: Any, ys: Sequence[Any], f: Any) -> Any:
                               "(one per output)")
     out: list[Any] = []
     for k, (part, yk) in enumerate(zip(parts, ys)):
-        value = read_cotangent(part, yk, f, f"cotangent of output {k}")
+        if isinstance(yk, (tuple, list)):  # a part that is itself a tuple of outputs: read it the same way
+            value = read_cotangents(part, yk, f)
+        else:
+            value = read_cotangent(part, yk, f, f"cotangent of output {k}")
         out.append(None if isinstance(value, AbstractZero) else value)
     return out

@@ -711,6 +711,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.integrate:cumulative_trapezoid',
         'scipy.integrate:trapezoid',
     ],
+    'chainrules.rulesets.linalg.aliases': [
+        'numpy.linalg:cross',
+        'numpy.linalg:matmul',
+        'numpy.linalg:outer',
+        'numpy.linalg:tensordot',
+        'numpy.linalg:trace',
+        'numpy.linalg:vecdot',
+    ],
     'chainrules.rulesets.linalg.balancing': [
         'scipy.linalg:matrix_balance',
     ],
@@ -822,7 +830,8 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:tanhm',
         'scipy.linalg:tanm',
     ],
-    'chainrules.rulesets.linalg.nondifferentiable': [
+    'chainrules.rulesets.linalg.non_differentiable': [
+        'numpy.linalg:matrix_rank',
         'scipy.linalg:bandwidth',
         'scipy.linalg:dft',
         'scipy.linalg:find_best_blas_type',
@@ -847,16 +856,9 @@ RULE_INDEX: dict[str, list[str]] = {
     'chainrules.rulesets.linalg.polar': [
         'scipy.linalg:polar',
     ],
-    'chainrules.rulesets.linalg.products': [
-        'numpy.linalg:cross',
-        'numpy.linalg:matmul',
+    'chainrules.rulesets.linalg.product_chains': [
         'numpy.linalg:matrix_power',
-        'numpy.linalg:matrix_rank',
         'numpy.linalg:multi_dot',
-        'numpy.linalg:outer',
-        'numpy.linalg:tensordot',
-        'numpy.linalg:trace',
-        'numpy.linalg:vecdot',
     ],
     'chainrules.rulesets.linalg.qr': [
         'numpy.linalg:qr',
@@ -913,6 +915,50 @@ RULE_INDEX: dict[str, list[str]] = {
     ],
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
+    ],
+    'chainrules.rulesets.optimize.fixed_points': [
+        'scipy.optimize:fixed_point',
+    ],
+    'chainrules.rulesets.optimize.global_optimizers': [
+        'scipy.optimize:basinhopping',
+        'scipy.optimize:differential_evolution',
+        'scipy.optimize:direct',
+        'scipy.optimize:dual_annealing',
+        'scipy.optimize:shgo',
+    ],
+    'chainrules.rulesets.optimize.least_squares': [
+        'scipy.optimize:curve_fit',
+        'scipy.optimize:least_squares',
+    ],
+    'chainrules.rulesets.optimize.linear_programs': [
+        'scipy.optimize:linprog',
+        'scipy.optimize:milp',
+    ],
+    'chainrules.rulesets.optimize.minimize': [
+        'scipy.optimize:minimize',
+        'scipy.optimize:minimize_scalar',
+    ],
+    'chainrules.rulesets.optimize.non_differentiable': [
+        'scipy.optimize:linear_sum_assignment',
+    ],
+    'chainrules.rulesets.optimize.roots': [
+        'scipy.optimize:fsolve',
+        'scipy.optimize:root',
+    ],
+    'chainrules.rulesets.optimize.rosenbrock': [
+        'scipy.optimize:rosen',
+        'scipy.optimize:rosen_der',
+        'scipy.optimize:rosen_hess',
+        'scipy.optimize:rosen_hess_prod',
+    ],
+    'chainrules.rulesets.optimize.scalar_roots': [
+        'scipy.optimize:bisect',
+        'scipy.optimize:brenth',
+        'scipy.optimize:brentq',
+        'scipy.optimize:newton',
+        'scipy.optimize:ridder',
+        'scipy.optimize:root_scalar',
+        'scipy.optimize:toms748',
     ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
@@ -1002,7 +1048,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
-    'chainrules.rulesets.signal.nondifferentiable': [
+    'chainrules.rulesets.signal.non_differentiable': [
         'scipy.signal:argrelextrema',
         'scipy.signal:argrelmax',
         'scipy.signal:argrelmin',
@@ -1497,14 +1543,154 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.special:zeta',
         'scipy.special:zetac',
     ],
-    'chainrules.rulesets.structured.arithmetic': [
+    'chainrules.rulesets.stats.correlation': [
+        'scipy.stats:pearsonr',
+    ],
+    'chainrules.rulesets.stats.covariance': [
+        'scipy.stats._covariance:Covariance.from_cholesky',
+        'scipy.stats._covariance:Covariance.from_diagonal',
+        'scipy.stats._covariance:Covariance.from_eigendecomposition',
+        'scipy.stats._covariance:Covariance.from_precision',
+    ],
+    'chainrules.rulesets.stats.dirichlet': [
+        'scipy.stats._multivariate:dirichlet_gen.cov',
+        'scipy.stats._multivariate:dirichlet_gen.entropy',
+        'scipy.stats._multivariate:dirichlet_gen.logpdf',
+        'scipy.stats._multivariate:dirichlet_gen.mean',
+        'scipy.stats._multivariate:dirichlet_gen.pdf',
+        'scipy.stats._multivariate:dirichlet_gen.var',
+    ],
+    'chainrules.rulesets.stats.discrete': [
+        'scipy.stats._distn_infrastructure:rv_discrete.cdf',
+        'scipy.stats._distn_infrastructure:rv_discrete.logcdf',
+        'scipy.stats._distn_infrastructure:rv_discrete.logpmf',
+        'scipy.stats._distn_infrastructure:rv_discrete.logsf',
+        'scipy.stats._distn_infrastructure:rv_discrete.pmf',
+        'scipy.stats._distn_infrastructure:rv_discrete.sf',
+        'scipy.stats._distn_infrastructure:rv_discrete_frozen.logpmf',
+        'scipy.stats._distn_infrastructure:rv_discrete_frozen.pmf',
+        'scipy.stats._distn_infrastructure:rv_generic.entropy',
+        'scipy.stats._distn_infrastructure:rv_generic.mean',
+        'scipy.stats._distn_infrastructure:rv_generic.std',
+        'scipy.stats._distn_infrastructure:rv_generic.var',
+    ],
+    'chainrules.rulesets.stats.entropies': [
+        'scipy.stats:differential_entropy',
+        'scipy.stats:entropy',
+    ],
+    'chainrules.rulesets.stats.frozen': [
+        'scipy.stats._distn_infrastructure:rv_continuous_frozen.logpdf',
+        'scipy.stats._distn_infrastructure:rv_continuous_frozen.pdf',
+        'scipy.stats._distn_infrastructure:rv_frozen.cdf',
+        'scipy.stats._distn_infrastructure:rv_frozen.entropy',
+        'scipy.stats._distn_infrastructure:rv_frozen.interval',
+        'scipy.stats._distn_infrastructure:rv_frozen.isf',
+        'scipy.stats._distn_infrastructure:rv_frozen.logcdf',
+        'scipy.stats._distn_infrastructure:rv_frozen.logsf',
+        'scipy.stats._distn_infrastructure:rv_frozen.mean',
+        'scipy.stats._distn_infrastructure:rv_frozen.median',
+        'scipy.stats._distn_infrastructure:rv_frozen.moment',
+        'scipy.stats._distn_infrastructure:rv_frozen.ppf',
+        'scipy.stats._distn_infrastructure:rv_frozen.sf',
+        'scipy.stats._distn_infrastructure:rv_frozen.std',
+        'scipy.stats._distn_infrastructure:rv_frozen.var',
+        'scipy.stats._distn_infrastructure:rv_generic',
+        'scipy.stats._distn_infrastructure:rv_generic.__call__',
+        'scipy.stats._distn_infrastructure:rv_generic.freeze',
+    ],
+    'chainrules.rulesets.stats.location_scale': [
+        'scipy.stats._distn_infrastructure:rv_continuous.cdf',
+        'scipy.stats._distn_infrastructure:rv_continuous.isf',
+        'scipy.stats._distn_infrastructure:rv_continuous.logcdf',
+        'scipy.stats._distn_infrastructure:rv_continuous.logpdf',
+        'scipy.stats._distn_infrastructure:rv_continuous.logsf',
+        'scipy.stats._distn_infrastructure:rv_continuous.pdf',
+        'scipy.stats._distn_infrastructure:rv_continuous.ppf',
+        'scipy.stats._distn_infrastructure:rv_continuous.sf',
+        'scipy.stats._distn_infrastructure:rv_generic.entropy',
+        'scipy.stats._distn_infrastructure:rv_generic.interval',
+        'scipy.stats._distn_infrastructure:rv_generic.mean',
+        'scipy.stats._distn_infrastructure:rv_generic.median',
+        'scipy.stats._distn_infrastructure:rv_generic.moment',
+        'scipy.stats._distn_infrastructure:rv_generic.std',
+        'scipy.stats._distn_infrastructure:rv_generic.var',
+    ],
+    'chainrules.rulesets.stats.matrix_normal': [
+        'scipy.stats._multivariate:matrix_normal_gen.entropy',
+        'scipy.stats._multivariate:matrix_normal_gen.logpdf',
+        'scipy.stats._multivariate:matrix_normal_gen.pdf',
+    ],
+    'chainrules.rulesets.stats.means': [
+        'scipy.stats:gmean',
+        'scipy.stats:hmean',
+        'scipy.stats:pmean',
+        'scipy.stats:trim_mean',
+    ],
+    'chainrules.rulesets.stats.moments': [
+        'scipy.stats:describe',
+        'scipy.stats:gstd',
+        'scipy.stats:kurtosis',
+        'scipy.stats:moment',
+        'scipy.stats:sem',
+        'scipy.stats:skew',
+        'scipy.stats:variation',
+        'scipy.stats:zscore',
+    ],
+    'chainrules.rulesets.stats.multinomial': [
+        'scipy.stats._multivariate:multinomial_gen.cov',
+        'scipy.stats._multivariate:multinomial_gen.entropy',
+        'scipy.stats._multivariate:multinomial_gen.logpmf',
+        'scipy.stats._multivariate:multinomial_gen.mean',
+        'scipy.stats._multivariate:multinomial_gen.pmf',
+    ],
+    'chainrules.rulesets.stats.multivariate_normal': [
+        'scipy.stats._multivariate:multivariate_normal_frozen.entropy',
+        'scipy.stats._multivariate:multivariate_normal_frozen.logpdf',
+        'scipy.stats._multivariate:multivariate_normal_frozen.pdf',
+        'scipy.stats._multivariate:multivariate_normal_gen',
+        'scipy.stats._multivariate:multivariate_normal_gen.__call__',
+        'scipy.stats._multivariate:multivariate_normal_gen.entropy',
+        'scipy.stats._multivariate:multivariate_normal_gen.logpdf',
+        'scipy.stats._multivariate:multivariate_normal_gen.pdf',
+    ],
+    'chainrules.rulesets.stats.multivariate_t': [
+        'scipy.stats._multivariate:multivariate_t_gen.entropy',
+        'scipy.stats._multivariate:multivariate_t_gen.logpdf',
+        'scipy.stats._multivariate:multivariate_t_gen.pdf',
+    ],
+    'chainrules.rulesets.stats.ranks_and_modes': [
+        'scipy.stats:kendalltau',
+        'scipy.stats:mode',
+        'scipy.stats:rankdata',
+        'scipy.stats:spearmanr',
+    ],
+    'chainrules.rulesets.stats.sampling': [
+        'scipy.stats._distn_infrastructure:rv_frozen.rvs',
+        'scipy.stats._distn_infrastructure:rv_generic.rvs',
+        'scipy.stats._multivariate:dirichlet_gen.rvs',
+    ],
+    'chainrules.rulesets.stats.wishart': [
+        'scipy.stats._multivariate:invwishart_gen.entropy',
+        'scipy.stats._multivariate:invwishart_gen.logpdf',
+        'scipy.stats._multivariate:invwishart_gen.mean',
+        'scipy.stats._multivariate:invwishart_gen.mode',
+        'scipy.stats._multivariate:invwishart_gen.pdf',
+        'scipy.stats._multivariate:invwishart_gen.var',
+        'scipy.stats._multivariate:wishart_gen.entropy',
+        'scipy.stats._multivariate:wishart_gen.logpdf',
+        'scipy.stats._multivariate:wishart_gen.mean',
+        'scipy.stats._multivariate:wishart_gen.mode',
+        'scipy.stats._multivariate:wishart_gen.pdf',
+        'scipy.stats._multivariate:wishart_gen.var',
+    ],
+    'chainrules.rulesets.structured_matrices.arithmetic': [
         'operator:add',
         'operator:mul',
         'operator:neg',
         'operator:sub',
         'operator:truediv',
     ],
-    'chainrules.rulesets.structured.constructors': [
+    'chainrules.rulesets.structured_matrices.constructors': [
         'chainrules.structured.base:StructuredMatrix.to_dense',
         'chainrules.structured:Bidiagonal',
         'chainrules.structured:Diagonal',
@@ -1517,23 +1703,23 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:array',
         'numpy:asarray',
     ],
-    'chainrules.rulesets.structured.diagonals': [
-        'numpy:diag',
-        'numpy:diagflat',
-        'numpy:tril',
-        'numpy:triu',
-    ],
-    'chainrules.rulesets.structured.linalg': [
+    'chainrules.rulesets.structured_matrices.determinants_and_solves': [
         'numpy.linalg:det',
         'numpy.linalg:inv',
         'numpy.linalg:slogdet',
         'numpy.linalg:solve',
     ],
-    'chainrules.rulesets.structured.products': [
+    'chainrules.rulesets.structured_matrices.diagonals': [
+        'numpy:diag',
+        'numpy:diagflat',
+        'numpy:tril',
+        'numpy:triu',
+    ],
+    'chainrules.rulesets.structured_matrices.matmul': [
         'numpy:matmul',
         'operator:matmul',
     ],
-    'chainrules.rulesets.structured.reductions': [
+    'chainrules.rulesets.structured_matrices.reductions': [
         'chainrules.structured.base:StructuredMatrix.diagonal',
         'chainrules.structured.base:StructuredMatrix.sum',
         'chainrules.structured.base:StructuredMatrix.trace',
@@ -1542,7 +1728,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:sum',
         'numpy:trace',
     ],
-    'chainrules.rulesets.structured.sparse': [
+    'chainrules.rulesets.structured_matrices.sparse': [
         'operator:matmul',
         'scipy.sparse._base:_spbase.T.fget',
         'scipy.sparse._base:_spbase.multiply',
@@ -1558,10 +1744,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse._dok:_dok_base.transpose',
         'scipy.sparse._lil:_lil_base.transpose',
     ],
-    'chainrules.rulesets.structured.sparse_solve': [
+    'chainrules.rulesets.structured_matrices.sparse_solve': [
         'scipy.sparse.linalg:spsolve',
     ],
-    'chainrules.rulesets.structured.transpose': [
+    'chainrules.rulesets.structured_matrices.transpose': [
         'chainrules.structured.base:StructuredMatrix.T.fget',
         'chainrules.structured.base:StructuredMatrix.adjoint',
         'chainrules.structured.base:StructuredMatrix.conj',
@@ -1570,7 +1756,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'numpy:matrix_transpose',
         'numpy:transpose',
     ],
-    'chainrules.rulesets.structured.triangular_solve': [
+    'chainrules.rulesets.structured_matrices.triangular_solve': [
         'scipy.linalg:solve_triangular',
     ],
 }

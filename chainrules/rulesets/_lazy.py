@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "chainrules.rulesets"
-PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.sparse",
+PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.stats", "scipy.sparse",
                   "scipy.sparse.linalg", "scipy.fft", "scipy.signal", "scipy.signal.windows", "scipy.integrate",
                   "scipy.optimize", "operator", "math",
                   "builtins", "chainrules.structured")

@@ -19,7 +19,7 @@ type                 stores                              cotangent (``ProjectTo`
 
 ``scipy.sparse`` arrays and matrices (every format) get cotangents on their stored pattern
 (:mod:`chainrules.structured.sparse`). The rules that use these types are in
-:mod:`chainrules.rulesets.structured`; the guide is ``docs/structured.md``.
+:mod:`chainrules.rulesets.structured_matrices`; the guide is ``docs/structured.md``.
 
 Examples
 --------

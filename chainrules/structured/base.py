@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from chainrules.structured import _bands
+from chainrules.structured import _band_arithmetic
 from chainrules_core import AbstractTangent
 
 if TYPE_CHECKING:
@@ -366,7 +366,7 @@ class StructuredMatrix:
             total = sum(np.sum(v, dtype=sum_dtype) for v in bands.values())
             result = np.asarray(total, dtype=sum_dtype)
             return result.reshape(1, 1) if keepdims else result[()]
-        values = (_bands.column_sums if axes == (0,) else _bands.row_sums)(bands, self.n, sum_dtype)
+        values = (_band_arithmetic.column_sums if axes == (0,) else _band_arithmetic.row_sums)(bands, self.n, sum_dtype)
         if keepdims:
             return values[None, :] if axes == (0,) else values[:, None]
         return values
@@ -491,7 +491,7 @@ class StructuredMatrix:
         """
         bands = self._bands()
         if bands is not None:
-            return _bands.vdot(bands, G)
+            return _band_arithmetic.vdot(bands, G)
         other = G._to_dense() if isinstance(G, StructuredMatrix) else (
             G.toarray() if hasattr(G, "toarray") else np.asarray(G))
         return np.vdot(self._to_dense(), other)
@@ -503,7 +503,7 @@ class StructuredMatrix:
             return self._to_dense() @ B
         if B.ndim == 0 or B.shape[0 if B.ndim == 1 else -2] != self.n:
             raise ValueError(f"matmul: a matrix of shape {self.shape} cannot multiply an array of shape {B.shape}")
-        return _bands.matmul_right(bands, self.n, B)
+        return _band_arithmetic.matmul_right(bands, self.n, B)
 
     def _matmul_left(self, B: np.ndarray) -> np.ndarray:
         """``B @ self`` for an ndarray ``B`` of shape ``(n,)`` or ``(..., k, n)``."""
@@ -512,7 +512,7 @@ class StructuredMatrix:
             return B @ self._to_dense()
         if B.ndim == 0 or B.shape[-1] != self.n:
             raise ValueError(f"matmul: an array of shape {B.shape} cannot multiply a matrix of shape {self.shape}")
-        return _bands.matmul_left(B, bands, self.n)
+        return _band_arithmetic.matmul_left(B, bands, self.n)
 
     # ---- linear algebra (dense defaults; types override with their structure) ----------------------
     def _det(self) -> Any:

@@ -6,7 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.structured._banded import BandedMatrix, BandedProjector, BidiagonalSolver, as_vector, common_dtype
+from chainrules.structured._banded_matrix import (
+    BandedMatrix,
+    BandedProjector,
+    BidiagonalSolver,
+    as_vector,
+    common_dtype,
+)
 from chainrules.structured._linalg import (
     check_nonsingular_diagonal,
     det_of_diagonal,

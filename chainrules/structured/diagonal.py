@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chainrules.structured._banded import BandedMatrix, BandedProjector, as_vector
+from chainrules.structured._banded_matrix import BandedMatrix, BandedProjector, as_vector
 from chainrules.structured._linalg import (
     check_nonsingular_diagonal,
     det_of_diagonal,

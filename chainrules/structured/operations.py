@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.structured import _bands
+from chainrules.structured import _band_arithmetic
 from chainrules.structured.base import StructuredMatrix, is_scalar
 from chainrules_core import AbstractTangent
 
@@ -47,7 +47,7 @@ def from_bands(bands: dict[int, np.ndarray], n: int, symmetric: bool = False) ->
     dtype = np.result_type(*bands.values()) if bands else np.dtype(np.float64)
 
     def band(offset: int) -> np.ndarray:
-        return _bands.diagonal(bands, n, offset, dtype)
+        return _band_arithmetic.diagonal(bands, n, offset, dtype)
 
     offsets = {o for o, v in bands.items()}
     if offsets <= {0}:
@@ -60,7 +60,7 @@ def from_bands(bands: dict[int, np.ndarray], n: int, symmetric: bool = False) ->
         if symmetric:
             return kinds["SymTridiagonal"](band(0), band(1))
         return kinds["Tridiagonal"](band(-1), band(0), band(1))
-    dense = _bands.to_dense(bands, n, dtype)
+    dense = _band_arithmetic.to_dense(bands, n, dtype)
     if min(offsets) >= 0:
         return kinds["UpperTriangular"](dense)
     if max(offsets) <= 0:
@@ -134,11 +134,11 @@ def _matmul_structured(a: StructuredMatrix, b: StructuredMatrix) -> Any:
         raise ValueError(f"matmul: the operands have shapes {a.shape} and {b.shape}")
     bands_a, bands_b = a._bands(), b._bands()
     if bands_a is not None and bands_b is not None:
-        return from_bands(_bands.product(bands_a, bands_b, a.n), a.n)
+        return from_bands(_band_arithmetic.product(bands_a, bands_b, a.n), a.n)
     if bands_a is not None:
-        dense = _bands.matmul_right(bands_a, a.n, b._to_dense())
+        dense = _band_arithmetic.matmul_right(bands_a, a.n, b._to_dense())
     elif bands_b is not None:
-        dense = _bands.matmul_left(a._to_dense(), bands_b, b.n)
+        dense = _band_arithmetic.matmul_left(a._to_dense(), bands_b, b.n)
     else:
         dense = a._to_dense() @ b._to_dense()
     (la, ua), (lb, ub) = a._bandwidths(), b._bandwidths()
@@ -171,7 +171,7 @@ def add(a: Any, b: Any, sign: int = 1) -> Any:
     symmetric = a._is_symmetric() and b._is_symmetric()
     bands_a, bands_b = a._bands(), b._bands()
     if bands_a is not None and bands_b is not None:
-        return from_bands(_bands.add(bands_a, bands_b, sign), a.n, symmetric)
+        return from_bands(_band_arithmetic.add(bands_a, bands_b, sign), a.n, symmetric)
     hermitian = a._is_hermitian() and b._is_hermitian()
     prefer_hermitian = type(a).__name__ == "Hermitian" or type(b).__name__ == "Hermitian"
     dense = a._to_dense() + sign * b._to_dense()

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.structured import _bands
+from chainrules.structured import _band_arithmetic
 from chainrules.structured.base import StructuredMatrix
 from chainrules_core import AbstractTangent, Tangent, backing
 from chainrules_core.projection import NoTangentProjector, Projector, _tangent_dtype
@@ -160,7 +160,7 @@ class StructuredProjector(Projector):
         """
         values = {o: np.broadcast_to(v, (max(self.n - abs(o), 0),)) for o, v in bands.items()}
         dtype = np.result_type(*values.values()) if values else self.dtype
-        return self(_bands.to_dense(values, self.n, dtype))
+        return self(_band_arithmetic.to_dense(values, self.n, dtype))
 
     def _from_matrix(self, dx: Any) -> Any:
         raise NotImplementedError

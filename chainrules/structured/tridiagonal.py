@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from chainrules.structured._banded import (
+from chainrules.structured._banded_matrix import (
     BandedProjector,
     TridiagonalMatrix,
     as_vector,

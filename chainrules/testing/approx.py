@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.testing.tree import _node_for
 from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, backing, unthunk
 
 # (rtol, atol) by the lowest floating precision involved; the finite differences run at
@@ -77,6 +78,8 @@ def _dense(x: Any) -> np.ndarray | None:
         return np.asarray(x.toarray())
     if hasattr(x, "__array__") and not isinstance(x, (Tangent, AbstractZero, type)):  # a class (np.float64) is a label
         return np.asarray(x)
+    if callable(getattr(x, "todense", None)) and hasattr(x, "matvec"):  # a SciPy LinearOperator that can be densified
+        return np.asarray(x.todense())                                  # (L-BFGS-B's inverse Hessian product)
     return None
 
 
@@ -217,6 +220,11 @@ def _check(a: Any, e: Any, rtol: float, atol: float, name: str) -> None:
     da, de = _dense(a), _dense(e)
     if da is None or de is None:
         if a is e or (da is None and de is None and _plain_equal(a, e)):
+            return
+        node = _node_for(type(a)) if type(a) is type(e) else None
+        if node is not None:  # a registered type (a frozen distribution): compare its free parameters
+            for i, (x, y) in enumerate(zip(node.flatten(a)[0], node.flatten(e)[0], strict=True)):
+                _check(unthunk(x), unthunk(y), rtol, atol, f"{name}<{i}>")
             return
         raise _fail(name, f"cannot compare a {type(a).__name__} with a {type(e).__name__}")
     _check_arrays(da, de, rtol, atol, name)

@@ -93,8 +93,30 @@ def function_name(f: Any) -> str:
     return _describe(f)
 
 
+def functor_call(f: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """The callable and the arguments of a sample: for a class with functor rules whose sample starts with an
+    instance of it, the call is that instance's (``Sample(scipy.stats.norm, 1.0, 2.0)`` for calling
+    ``scipy.stats.norm``, whose rule is registered on its class); else ``f`` and the arguments.
+
+    Examples
+    --------
+    >>> import scipy.stats as st
+    >>> import chainrules
+    >>> from scipy.stats._distn_infrastructure import rv_generic
+    >>> from chainrules.testing.checker import functor_call
+    >>> functor_call(rv_generic, (st.norm, 1.0))[0] is st.norm
+    True
+    """
+    if isinstance(f, type) and args:
+        first = getattr(args[0], "primal", args[0]) if type(args[0]).__name__ == "PrimalAndTangent" else args[0]
+        if isinstance(first, f) and any(s.functor for r in (rrule, frule) for s in r.signatures(f)):
+            return args[0], args[1:]
+    return f, args
+
+
 def _has_rule(registry: Any, f: Any, sample: Sample) -> bool:
-    args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in sample.args)
+    f, given = functor_call(f, sample.args)
+    args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in given)
     target, leading = f, cast("tuple[type, ...]", ())
     unbound = _unbind(f)
     if unbound is not None:
@@ -115,7 +137,8 @@ def _run(mode: str, f: Any, sample: Sample, rng: Any) -> tuple[str, str]:
     with _collect_not_implemented() as notes, warnings.catch_warnings():
         warnings.simplefilter("ignore", NotImplementedDerivativeWarning)
         try:
-            tester(f, *sample.args, fkwargs=sample.fkwargs, **options)
+            fn, args = functor_call(f, sample.args)
+            tester(fn, *args, fkwargs=sample.fkwargs, **options)
         except AssertionError as err:
             return "failed", str(err)
         except Exception as err:  # a rule or a tester that raises is a failure too, with its type

@@ -121,8 +121,14 @@ API: list[tuple[str, str, list[tuple[str, list[str]]]]] = [
 
 _REGISTRY_CLASSES = {"chainrules_core.rrule": "chainrules_core.RRuleRegistry",
                      "chainrules_core.frule": "chainrules_core.FRuleRegistry"}
-_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"}}
-"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``)."""
+_BRIDGE_ERRORS = {"HigherOrderDerivativeError", "KeywordArgumentError", "NoRuleError", "NotImplementedDerivativeError"}
+_HIDDEN = {"chainrules_core": {"RRuleRegistry", "FRuleRegistry"}, "chainrules": {"rulesets"},
+           "chainrules.interop.autograd": {"scipy", "numpy"},
+           "chainrules.interop.jax": {"scipy", "numpy", *_BRIDGE_ERRORS},
+           "chainrules.interop.torch": {"scipy", "numpy", *_BRIDGE_ERRORS}}
+"""Names documented on another page (the registries' classes, on the pages of ``rrule`` and ``frule``; the
+bridges' shared errors (``chainrules.interop.errors``), on the autograd bridge's pages; the bridges'
+``scipy``/``numpy`` namespaces, whose functions are SciPy's and NumPy's own, in their guides)."""
 
 
 def _packages() -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
@@ -275,6 +281,10 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.special": ("scipy.special", "SciPy's special functions."),
     "scipy.integrate": ("scipy.integrate", "Quadrature, sample-based integration and initial value problems "
                                            "(higher-order rules: see :doc:`/rules/integrate`)."),
+    "scipy.optimize": ("scipy.optimize", "Roots, fixed points, minima, fits and linear programs, by the implicit "
+                                         "function theorem (higher-order rules: see :doc:`/rules/optimize`)."),
+    "scipy.stats": ("scipy.stats", "SciPy's distributions (their methods, frozen and multivariate ones) and "
+                                   "statistics functions."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
     "fft": ("numpy.fft", "NumPy's discrete Fourier transforms, shifts and frequencies."),
     "scipy.fft": ("scipy.fft", "SciPy's Fourier, cosine, sine and Hankel transforms."),
@@ -291,7 +301,7 @@ CATEGORY_CLASS = {"frule+rrule": "good", "rrule only": "good", "frule only": "go
 
 COVERAGE_MODULES = ("numpy", "numpy.ndarray", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.random.Generator",
                     "scipy.linalg", "scipy.special", "scipy.fft", "scipy.signal", "scipy.signal.windows",
-                    "scipy.integrate")
+                    "scipy.integrate", "scipy.optimize")
 """The modules (and classes) the coverage page reports on."""
 
 
@@ -345,8 +355,9 @@ def _source_line(entry: Any, module: str) -> int | None:
 
 
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
-                 "scipy.special": "scipy.special.", "scipy.sparse": "scipy.sparse.", "fft": "numpy.fft.",
-                 "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.", "scipy.integrate": "scipy.integrate.",
+                 "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
+                 "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
+                 "scipy.integrate": "scipy.integrate.", "scipy.optimize": "scipy.optimize.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 

@@ -11,7 +11,7 @@ import pytest
 
 from chainrules.rulesets._index import RULE_INDEX
 from chainrules.rulesets._lazy import resolve
-from chainrules.testing.checker import check_function, function_name
+from chainrules.testing.checker import check_function, function_name, functor_call
 from chainrules_core import NoTangent, ProjectionError, Tangent, rrule, samples_of
 from chainrules_core.rules import _unbind
 from chainrules_core.samples import has_samples
@@ -60,12 +60,13 @@ BAD_COTANGENTS = [None, "abc", np.ones((7, 5, 3)), object()]
 @pytest.mark.parametrize("f", [f for _, f in FUNCTIONS], ids=[name for name, _ in FUNCTIONS])
 def test_pullbacks_reject_what_is_not_a_cotangent(f):
     for sample in samples_of(f):
-        args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in sample.args)
-        if _is_non_differentiable_declaration(f, args):
+        fn, given = functor_call(f, sample.args)  # a functor's sample: the instance, then its arguments
+        args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in given)
+        if _is_non_differentiable_declaration(fn, args):
             return  # a non-differentiable function ignores its cotangent: every cotangent is NoTangent()
         config = sample.options.get("config")
-        result = rrule(config, f, *args, **sample.fkwargs) if config is not None else rrule(f, *args,
-                                                                                            **sample.fkwargs)
+        result = rrule(config, fn, *args, **sample.fkwargs) if config is not None else rrule(fn, *args,
+                                                                                             **sample.fkwargs)
         if result is None:
             continue
         y, pullback = result

@@ -15,6 +15,10 @@
   use autograd's own derivative of a function where it has one, and raise
   :class:`HigherOrderDerivativeError` only where it has none and the second derivative is
   actually needed (:mod:`~chainrules.interop.autograd.higher_order`).
+* :data:`scipy` and :data:`numpy`: every public SciPy/NumPy function that has a rule, as
+  a primitive, wrapped when first used (``from chainrules.interop.autograd import scipy as
+  asp; asp.linalg.expm(A)``), generated from the rule index as in the JAX and PyTorch
+  bridges.
 * :class:`AutogradConfig` is the rule configuration of autograd: rules for higher-order
   functions get it and call back into autograd with ``rrule_via_ad``/``frule_via_ad``.
 * ``conversion``: tangents both ways (zeros, thunks, ``Tangent``, structured matrices; a
@@ -23,7 +27,8 @@
   ``NotImplementedError``, which autograd's ufunc dispatch would swallow.
 
 Importing this package changes nothing in autograd except that structured matrices
-(``chainrules.structured``) become values autograd can differentiate; call
+(``chainrules.structured``) and SciPy's result objects (``OptimizeResult``, ``RootResults``,
+``OdeResult``: :mod:`.results`) become values autograd can differentiate; call
 :func:`use_chainrules` to change autograd's tables. The guide is ``docs/autograd.md``.
 
 Examples
@@ -46,6 +51,8 @@ except ImportError as err:  # pragma: no cover  (the extra is part of the test e
     raise ImportError("chainrules.interop.autograd needs autograd: pip install 'chainrules[autograd]'") from err
 
 from chainrules.interop._arguments import argument_label, function_name
+from chainrules.interop._namespaces import rule_namespace as _rule_namespace
+from chainrules.interop.autograd import results as _results  # noqa: F401  (registers SciPy's result objects)
 from chainrules.interop.autograd import structured as _structured  # noqa: F401  (registers the boxes)
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, AutogradConfig, is_differentiable
 from chainrules.interop.autograd.conversion import (
@@ -70,6 +77,11 @@ from chainrules.interop.errors import (
     NotImplementedDerivativeError,
 )
 
+scipy = _rule_namespace("scipy", primitive, __name__, "autograd")
+"""Every public ``scipy`` function with a rule, as an autograd primitive (``scipy.linalg.expm``)."""
+numpy = _rule_namespace("numpy", primitive, __name__, "autograd")
+"""Every public ``numpy`` function with a rule, as an autograd primitive (``numpy.linalg.eigvalsh``)."""
+
 __all__ = [
     "AUTOGRAD_CONFIG",
     "AUTOGRAD_MODULES",
@@ -87,7 +99,9 @@ __all__ = [
     "function_name",
     "is_differentiable",
     "jvp_maker",
+    "numpy",
     "primitive",
+    "scipy",
     "tangent_from_autograd",
     "tangent_to_autograd",
     "use_chainrules",

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import threading
-import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,6 +32,7 @@ from autograd.core import JVPNode, VJPNode, defjvp_argnums, defvjp_argnums
 from autograd.tracer import Box, new_box
 
 from chainrules.interop._arguments import BoundCall, function_name, locate
+from chainrules.interop._lookup import find_frule, find_rrule
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, is_differentiable
 from chainrules.interop.autograd.conversion import (
     cotangent_from_autograd,
@@ -50,7 +49,7 @@ from chainrules.interop.autograd.higher_order import (
     traced_derivative,
 )
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
-from chainrules_core import NoTangent, ZeroTangent, frule, rrule
+from chainrules_core import NoTangent, ZeroTangent
 
 __all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
@@ -90,61 +89,12 @@ def _traced_keyword(f: Any, kwargs: dict[str, Any]) -> KeywordArgumentError:
         "their positions")
 
 
-_CONFIG_RULES: set[Any] = set()
-"""Functions with a rule that requires a config trait; only they are looked up with the config."""
-_config_hooks: list[Any] = []
-_config_lock = threading.Lock()
-_watching = False
-_PLAIN_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc)
-
-
-def _record_config_rule(f: Any, signature: Any) -> None:
-    if signature.config is not None:
-        with contextlib.suppress(TypeError):
-            _CONFIG_RULES.add(f)
-
-
-def _watch_config_rules() -> None:
-    """Subscribe (once) to both registries' new-rule hooks, to know which functions need the config.
-
-    Looking a rule up without a config is faster, and gives the same answer for a function
-    none of whose rules requires a trait.
-    """
-    global _watching
-    with _config_lock:
-        if _watching:
-            return
-        _config_hooks.append(rrule.on_new_rule(_record_config_rule))
-        _config_hooks.append(frule.on_new_rule(_record_config_rule))
-        _watching = True
-
-
-def _needs_config(f: Any) -> bool:
-    """Whether ``f``'s rules must be looked up with the config (some requires a trait, or ``f`` is
-    a class, a functor or a bound method, whose rules live under another key)."""
-    if not _watching:
-        _watch_config_rules()
-    return type(f) not in _PLAIN_CALLABLES or f in _CONFIG_RULES
-
-
 def _find_rrule(f: Any, alt: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-    if _needs_config(f):
-        result = rrule(AUTOGRAD_CONFIG, f, *args, **kwargs)
-    else:
-        result = rrule(f, *args, **kwargs) if kwargs else rrule(f, *args)
-    if result is None and alt is not None:
-        result = rrule(AUTOGRAD_CONFIG, alt, *args, **kwargs)
-    return result
+    return find_rrule(AUTOGRAD_CONFIG, f, args, kwargs, alt)
 
 
 def _find_frule(tangents: tuple[Any, ...], f: Any, alt: Any, args: Any, kwargs: dict[str, Any]) -> Any:
-    if _needs_config(f):
-        result = frule(AUTOGRAD_CONFIG, tangents, f, *args, **kwargs)
-    else:
-        result = frule(tangents, f, *args, **kwargs)
-    if result is None and alt is not None:
-        result = frule(AUTOGRAD_CONFIG, tangents, alt, *args, **kwargs)
-    return result
+    return find_frule(AUTOGRAD_CONFIG, tangents, f, args, kwargs, alt)
 
 
 def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Sequence[int]) -> BoundCall:

@@ -4,11 +4,11 @@
   :func:`multiply_triangular` call BLAS ``?trsm``/``?trmm`` on each matrix, choosing the
   memory layout so that no operand is copied (a C-ordered matrix is the Fortran-ordered
   transpose); a zero on the diagonal of the triangular factor raises ``LinAlgError``;
-* **output cotangents** of tuple-valued outputs: :func:`cotangent_parts` reads each part at
-  its output's shape and dtype (``None`` for a zero part);
+* **output cotangents**: :func:`typed_cotangent_parts` and :func:`typed_cotangent` read them with
+  the core's :func:`~chainrules_core.read_cotangents` / :func:`~chainrules_core.read_cotangent`
+  and give each part its output's dtype (the real part for a real output; ``None`` for a zero);
 * **output tangents**: :func:`tuple_tangent` builds the ``Tangent`` of a tuple, list or
-  namedtuple output;
-* **input tangents**: :func:`input_tangent` reads an frule's tangent of an ndarray argument;
+  namedtuple output (input tangents are read with ``_utils.tangent_value``);
 * the masks of triangular factors (:func:`phi`, :func:`copyltu`).
 """
 
@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 from scipy.linalg import blas
 
-from chainrules.rulesets.linalg._utils import mH, output_cotangent, output_parts
-from chainrules_core import AbstractZero, NotImplementedTangent, ProjectTo, Tangent, ZeroTangent, unthunk
+from chainrules.rulesets.linalg._utils import cotangent_parts as read_parts
+from chainrules.rulesets.linalg._utils import mH
+from chainrules_core import AbstractZero, NotImplementedTangent, ProjectTo, Tangent, ZeroTangent, read_cotangent
 
 _BLAS_CACHE: dict[tuple[str, str], Any] = {}
 
@@ -188,56 +189,40 @@ def real_if(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return np.asarray(x, dtype=dtype)
 
 
-def cotangent_parts(dy: Any, outputs: Sequence[np.ndarray], names: Sequence[str],
-                    where: str) -> list[np.ndarray | None]:
-    """The cotangent of each array of a tuple-valued output, ``None`` for a zero part.
+def in_output_dtype(part: Any, y: Any) -> Any:
+    """A part of an output cotangent (read by ``read_cotangent(s)``) in its output's dtype: the real part for a
+    real output (the tangent space of a real output is real). ``None`` and not-implemented tangents pass."""
+    if part is None or isinstance(part, NotImplementedTangent):
+        return part
+    if isinstance(part, list):  # the parts of a tuple-valued output (``_utils.cotangent_parts``)
+        return [in_output_dtype(p, yk) for p, yk in zip(part, y)]
+    return real_if(np.asarray(part), np.asarray(y).dtype)
 
-    Each part is checked against its output's shape (an error names ``where`` and the part)
-    and read in its output's dtype (the real part for a real output). Not-implemented
-    tangents raise ``TypeError``: a factorization's output cotangent is never one.
+
+def typed_cotangent_parts(dy: Any, outputs: Sequence[Any], f: Any) -> list[Any]:
+    """The cotangent of each array of a tuple-valued output, read by :func:`chainrules_core.read_cotangents`.
+
+    One entry per output (``_utils.cotangent_parts``): ``None`` for a zero part, a
+    ``NotImplementedTangent`` passed on, else an ndarray in its output's dtype
+    (:func:`in_output_dtype`).
+    ``outputs`` is the primal output itself (a namedtuple's fields then read a ``Tangent``
+    with named fields). Errors name ``f``.
     """
-    parts = output_parts(dy, names, where)
-    out: list[np.ndarray | None] = []
-    for p, y, name in zip(parts, outputs, names):
-        if p is None:
-            out.append(None)
-            continue
-        p = output_cotangent(p, np.shape(y), f"{where}: cotangent of {name}")
-        if isinstance(p, AbstractZero):
-            out.append(None)
-            continue
-        if isinstance(p, NotImplementedTangent):
-            raise TypeError(f"{where}: the cotangent of {name} is not implemented ({p.info})")
-        out.append(real_if(p, y.dtype))
-    return out
+    return [in_output_dtype(p, y) for p, y in zip(read_parts(dy, outputs, f), outputs)]
 
 
-def single_cotangent(dy: Any, y: np.ndarray, where: str) -> np.ndarray | None:
-    """The cotangent of an array output in the output's dtype, ``None`` for a zero."""
-    dy = output_cotangent(dy, np.shape(y), where)
+def typed_cotangent(dy: Any, y: np.ndarray, f: Any) -> Any:
+    """The cotangent of an array output (:func:`chainrules_core.read_cotangent`) in the output's dtype.
+
+    ``None`` for a zero; a ``NotImplementedTangent`` is returned as it is (the pullback passes it on).
+    """
+    dy = read_cotangent(dy, y, f)
     if isinstance(dy, AbstractZero):
         return None
-    if isinstance(dy, NotImplementedTangent):
-        raise TypeError(f"{where}: the output cotangent is not implemented ({dy.info})")
-    return real_if(dy, y.dtype)
-
-
-def input_tangent(dx: Any) -> Any:
-    """An frule's tangent of an array argument: ``None`` for a zero, a not-implemented tangent as is, else an array."""
-    dx = unthunk(dx)
-    if isinstance(dx, AbstractZero):
-        return None
-    if isinstance(dx, NotImplementedTangent):
-        return dx
-    return np.asarray(dx)
+    return in_output_dtype(dy, y)
 
 
 def tuple_tangent(y: Any, parts: Sequence[Any]) -> Any:
     """The tangent of a tuple, list or namedtuple output ``y`` with one tangent per element (``None``: zero)."""
     parts = [ZeroTangent() if p is None else p for p in parts]
     return ProjectTo(y)(Tangent(type(y), *parts))
-
-
-def zeros_or(x: np.ndarray | None, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """``x``, or zeros of ``shape`` and ``dtype`` for ``None``."""
-    return np.zeros(shape, dtype=dtype) if x is None else x

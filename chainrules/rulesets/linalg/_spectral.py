@@ -7,9 +7,9 @@
   of that matrix; ``rtol``: ``sqrt(eps)`` of the working precision unless set with
   :func:`degeneracy_tolerance`). The rule modules' docstrings say why this is exact for
   the losses that have a derivative at a degenerate spectrum.
-* :func:`output_parts` and :func:`single_output`: the output cotangent (the parts of a
-  tuple output: ``EighResult``, ``SVDResult``, SciPy's tuples and lists), unthunked and
-  shape-checked, ``None`` for zeros (on top of :mod:`~chainrules.rulesets.linalg._utils`).
+* the output cotangents (the parts of ``EighResult``, ``SVDResult``, SciPy's tuples and
+  lists) are read by the core's :func:`~chainrules_core.read_cotangents`, which gives
+  ``None`` for a zero part.
 * :func:`hermitian_from_triangle` / :func:`hermitian_triangle_cotangent`: NumPy's and
   SciPy's ``eigh`` read one triangle of their input (and the real part of its diagonal);
   the first builds the Hermitian tangent an input tangent stands for, the second is its
@@ -21,30 +21,20 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from chainrules.rulesets.linalg._utils import (
-    from_triangle,
-    not_implemented_in,
-    output_cotangent,
-    triangle_cotangent,
-)
-from chainrules.rulesets.linalg._utils import output_parts as _output_parts
-from chainrules_core import AbstractZero, NotImplementedTangent
+from chainrules.rulesets.linalg._utils import from_triangle, triangle_cotangent
 
 __all__ = [
     "add_to_diagonal",
     "degeneracy_tolerance",
-    "first_not_implemented",
     "gap_threshold",
     "hermitian_from_triangle",
     "hermitian_triangle_cotangent",
     "inverse_gaps",
-    "output_parts",
-    "single_output",
 ]
 
 _RTOL: contextvars.ContextVar[float | None] = contextvars.ContextVar("chainrules_degeneracy_rtol", default=None)
@@ -172,37 +162,3 @@ def hermitian_triangle_cotangent(G: np.ndarray, lower: bool) -> np.ndarray:
            [0., 3.]])
     """
     return triangle_cotangent(G, lower, hermitian=True)
-
-
-def output_parts(dy: Any, names: Sequence[str], shapes: Sequence[tuple[int, ...]], where: str) -> list[Any]:
-    """The parts of a cotangent of a tuple output, each an ndarray, ``None`` (a zero) or not implemented.
-
-    ``dy`` may be a ``Tangent`` (of a namedtuple, with fields by name, or of a tuple or
-    list), a tuple, a list or a namedtuple; each part may be a thunk. A part that is a
-    ``NotImplementedTangent`` is returned as it is (the pullback passes it on). Wrong
-    shapes and a wrong number of parts raise errors naming ``where`` and the part.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from chainrules import ZeroTangent
-    >>> output_parts((np.ones(2), ZeroTangent()), ["w", "v"], [(2,), (2, 2)], "f pullback")
-    [array([1., 1.]), None]
-    """
-    parts = []
-    for name, shape, part in zip(names, shapes, _output_parts(dy, names, where)):
-        if part is not None and not isinstance(part, NotImplementedTangent):
-            part = output_cotangent(part, tuple(shape), f"{where}: cotangent of {name}")
-        parts.append(part)
-    return parts
-
-
-def single_output(dy: Any, shape: tuple[int, ...], where: str) -> Any:
-    """The cotangent of a single-array output: an ndarray, ``None`` (a zero) or a not-implemented tangent."""
-    dy = output_cotangent(dy, tuple(shape), where)
-    return None if isinstance(dy, AbstractZero) else dy
-
-
-def first_not_implemented(parts: Sequence[Any]) -> NotImplementedTangent | None:
-    """The first part that is a ``NotImplementedTangent`` (the pullback passes it on), if any."""
-    return not_implemented_in(*parts)

@@ -4,11 +4,12 @@ Conventions of the ``linalg`` rules, implemented once:
 
 * **stacks**: a matrix argument may carry leading batch axes, ``(..., m, n)``; :func:`mH`
   and :func:`mT` transpose the last two axes (``mH`` conjugates complex values only);
-* **cotangents in**: :func:`output_cotangent` unthunks the output cotangent, passes zeros and
-  not-implemented tangents through unchanged and rejects a wrong shape;
-  :func:`output_parts` splits the cotangent of a tuple-valued output (``slogdet``,
-  ``lstsq``, ``lu_factor``...) into its parts; :func:`tangent_value` reads an frule's input
-  tangent (``None`` for a zero);
+* **tangents in**: pullbacks read their output cotangents with the core's
+  :func:`~chainrules_core.read_cotangent` / :func:`~chainrules_core.read_cotangents` (one
+  policy for the whole library) and project their inputs' cotangents with
+  :func:`~chainrules_core.cotangent_projector`; frules read their input tangents with
+  :func:`tangent_value` (``None`` for a zero) and, for a tuple argument (``lu_solve``'s
+  ``(lu, piv)``), :func:`tangent_parts`;
 * **factorizations reused**: :class:`LU` keeps the pivoted LU factorizations of a stack of
   square matrices (LAPACK ``?getrf``) for the solves, inverses and determinants of the
   pullbacks;
@@ -36,11 +37,10 @@ from chainrules_core import (
     AbstractZero,
     NoTangent,
     NotImplementedTangent,
-    ProjectTo,
     Tangent,
     backing,
-    check_cotangent_shape,
-    cotangent_projector,
+    read_cotangent,
+    read_cotangents,
     unthunk,
 )
 
@@ -221,75 +221,88 @@ def _structure_mask(a: np.ndarray, structure: str) -> np.ndarray:
     return a
 
 
-def input_projector(x: Any) -> Callable[[Any], Any]:
-    """The cotangent projector of an input; a list or tuple as the array it stands for (integers: ``NoTangent``).
-
-    Examples
-    --------
-    >>> from chainrules.rulesets.linalg._utils import input_projector
-    >>> input_projector([1.0, 2.0])([3.0, 4.0 + 1j])
-    array([3., 4.])
-    """
-    return cotangent_projector(np.asarray(x) if isinstance(x, (list, tuple)) else x)
-
-
 # ---- reading tangents ------------------------------------------------------------------------------------
-def passes_through(dx: Any) -> bool:
-    """Whether a tangent is a zero or a not-implemented tangent (rules pass it on as it is).
+def cotangent_parts(dy: Any, outputs: Sequence[Any], f: Any) -> list[Any]:
+    """The output cotangent of a tuple-valued output, one entry per output, read by the core's
+    :func:`~chainrules_core.read_cotangents` (its policy and its errors, which name ``f``).
 
-    Examples
-    --------
-    >>> from chainrules import ZeroTangent, not_implemented
-    >>> from chainrules.rulesets.linalg._utils import passes_through
-    >>> passes_through(ZeroTangent()), passes_through(not_implemented('x')), passes_through(1.0)
-    (True, True, False)
-    """
-    return isinstance(dx, (AbstractZero, NotImplementedTangent))
+    ``None`` stands for a zero part (also for every part of a zero cotangent), and a
+    ``NotImplementedTangent`` for the whole output is repeated in every place, so that the
+    pullback can unpack the list and pass it on (:func:`not_implemented_in`). ``outputs`` is
+    the primal output itself: a namedtuple's fields then read a ``Tangent`` with named fields.
 
-
-def output_cotangent(dy: Any, shape: tuple[int, ...], where: str) -> Any:
-    """The output cotangent as an ndarray of ``shape``; zeros and not-implemented tangents pass through.
-
-    Raises :class:`~chainrules_core.ProjectionError` naming ``where`` for a wrong shape.
+    An output that is itself a tuple (``scipy.linalg.qr(mode='raw')``'s ``(qr, tau)``,
+    ``matrix_balance(separate=True)``'s ``(scale, perm)``) gets a list of its own parts, read
+    the same way: ``read_cotangents`` reads one level, so the top level is split here (a
+    ``Tangent`` of a tuple, or a tuple or list) and every leaf is read by
+    :func:`~chainrules_core.read_cotangent`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from chainrules import ZeroTangent, Thunk
-    >>> from chainrules.rulesets.linalg._utils import output_cotangent
-    >>> output_cotangent(Thunk(lambda: 2.0), (), "det pullback: output cotangent")
-    array(2.)
-    >>> output_cotangent(ZeroTangent(), (2,), "f pullback: output cotangent")
-    ZeroTangent()
+    >>> from chainrules import Tangent, ZeroTangent
+    >>> from chainrules.rulesets.linalg._utils import cotangent_parts
+    >>> y = np.linalg.eigh(np.eye(2))
+    >>> cotangent_parts(Tangent(type(y), eigenvalues=np.ones(2)), y, np.linalg.eigh)
+    [array([1., 1.]), None]
+    >>> cotangent_parts(ZeroTangent(), y, np.linalg.eigh)
+    [None, None]
+    >>> cotangent_parts((np.ones(2), (ZeroTangent(), 2.0)), (np.zeros(2), (np.zeros(2), 1.0)), "f")
+    [array([1., 1.]), [None, 2.0]]
+    >>> cotangent_parts((np.ones(2), ZeroTangent()), (np.zeros(2), (np.zeros(2), 1.0)), "f")
+    [array([1., 1.]), None]
     """
-    dy = unthunk(dy)
-    if passes_through(dy):
-        return dy
-    if isinstance(dy, Tangent):
-        raise TypeError(f"{where} is a structural Tangent, expected an array of shape {shape}")
-    check_cotangent_shape(dy, shape, where)
-    dy = np.asarray(dy)
-    return dy if dy.shape == shape else dy.reshape(shape)
+    nested = [k for k, y in enumerate(outputs) if _is_plain_sequence(y)]
+    if not nested:
+        parts = read_cotangents(dy, outputs, f)
+    else:
+        dy = unthunk(dy)
+        top = backing(dy) if isinstance(dy, Tangent) and not isinstance(backing(dy), dict) else dy
+        if not (type(top) in (tuple, list) and len(top) == len(outputs)):
+            parts = read_cotangents(dy, outputs, f)  # zeros pass; anything else gets the core's error
+        else:
+            parts = [_nested_part(cotangent_parts(part, y, f)) if k in nested else
+                     read_cotangent(part, y, f, f"cotangent of output {k}")
+                     for k, (part, y) in enumerate(zip(top, outputs))]
+            parts = [None if isinstance(p, AbstractZero) else p for p in parts]
+    if isinstance(parts, AbstractZero):
+        return [None] * len(outputs)
+    if isinstance(parts, NotImplementedTangent):
+        return [parts] * len(outputs)
+    return list(parts)
 
 
-def output_parts(dy: Any, names: Sequence[str], where: str) -> list[Any]:
-    """The parts of a (co)tangent of a tuple-valued output or argument, unthunked, ``None`` for each zero part.
+def _is_plain_sequence(y: Any) -> bool:
+    return type(y) in (tuple, list)
 
-    ``dy`` may be a ``Tangent`` (of a tuple, list or namedtuple), a tuple or a list with one
-    entry per name, or a zero (every part is then ``None``). ``where`` names the rule and
-    the value in error messages (``"slogdet pullback"``, ``"lu_solve frule: tangent of lu_and_piv"``).
+
+def _nested_part(parts: list[Any]) -> Any:
+    """The parts of a tuple-valued output: ``None`` if all are zeros, the ``NotImplementedTangent`` if one is."""
+    if all(p is None for p in parts):
+        return None
+    missing = not_implemented_in(*parts)
+    return parts if missing is None else missing
+
+
+def tangent_parts(dx: Any, names: Sequence[str], where: str) -> list[Any]:
+    """The parts of an frule's tangent of a tuple argument (``lu_solve``'s ``(lu, piv)``), ``None`` for each zero.
+
+    ``dx`` may be a ``Tangent`` (of a tuple, list or namedtuple), a tuple or a list with one
+    entry per name, or a zero (every part is then ``None``); each part is unthunked.
+    ``where`` names the rule and the argument in error messages. (Output cotangents are
+    read with :func:`chainrules_core.read_cotangents`.)
 
     Examples
     --------
     >>> from chainrules import Tangent, ZeroTangent
-    >>> from chainrules.rulesets.linalg._utils import output_parts
-    >>> output_parts(Tangent(tuple, 1.0, ZeroTangent()), ["x", "rank"], "f pullback")
+    >>> from chainrules.rulesets.linalg._utils import tangent_parts
+    >>> tangent_parts(Tangent(tuple, 1.0, ZeroTangent()), ["lu", "piv"], "lu_solve frule: tangent of lu_and_piv")
     [1.0, None]
     """
-    dy = unthunk(dy)
-    if isinstance(dy, AbstractZero):
+    dx = unthunk(dx)
+    if isinstance(dx, AbstractZero):
         return [None] * len(names)
-    stored = backing(dy) if isinstance(dy, Tangent) else dy
+    stored = backing(dx) if isinstance(dx, Tangent) else dx
     if isinstance(stored, dict):
         parts = [stored.get(name, None) for name in names]
     elif isinstance(stored, (tuple, list)):
@@ -298,16 +311,18 @@ def output_parts(dy: Any, names: Sequence[str], where: str) -> list[Any]:
         parts = list(stored)
     else:
         raise TypeError(f"{where}: expected a tuple ({', '.join(names)}) or a Tangent of one, got "
-                        f"{type(dy).__name__}")
+                        f"{type(dx).__name__}")
     out = []
-    for p in parts:
-        p = unthunk(p)
-        out.append(None if p is None or isinstance(p, AbstractZero) else p)
+    for part in parts:
+        part = unthunk(part)
+        out.append(None if part is None or isinstance(part, AbstractZero) else part)
     return out
 
 
 def tangent_value(dx: Any) -> Any:
     """An frule's input tangent as an array, or ``None`` for a zero (``ZeroTangent``, ``NoTangent``).
+
+    A not-implemented tangent is returned as it is (the frule passes it on).
 
     Examples
     --------
@@ -386,36 +401,6 @@ def linalg_dtype(*arrays: np.ndarray) -> np.dtype | None:
     if complex_:
         return np.dtype(np.complex128 if double else np.complex64)
     return np.dtype(np.float64 if double else np.float32)
-
-
-def project_to(x: Any) -> Callable[[Any], Any]:
-    """``ProjectTo(x)``, except that integer and boolean arrays get ``NoTangent()`` (no tangent space).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from chainrules.rulesets.linalg._utils import project_to
-    >>> project_to(np.eye(2, dtype=int))(np.ones((2, 2))), project_to(np.ones(2, np.float32))(np.ones(2))
-    (NoTangent(), array([1., 1.], dtype=float32))
-    """
-    return ProjectTo(x) if differentiable(x) else _no_tangent
-
-
-def _no_tangent(dx: Any) -> NoTangent:
-    return NO
-
-
-def differentiable(x: Any) -> bool:
-    """Whether ``x`` is a floating or complex array or number (it has a tangent space).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from chainrules.rulesets.linalg._utils import differentiable
-    >>> differentiable(np.ones(2)), differentiable(np.arange(2))
-    (True, False)
-    """
-    return np.asarray(x).dtype.kind in "fc"
 
 
 _LAPACK_CACHE: dict[tuple[tuple[str, ...], str], tuple[Any, ...]] = {}

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, output_cotangent, output_parts
-from chainrules_core import ZeroTangent, cotangent_projector, frule, rrule
+from chainrules.rulesets.linalg._factorizations import tuple_tangent
+from chainrules.rulesets.linalg._utils import NO, cotangent_parts, mH, not_implemented_in, tangent_value
+from chainrules_core import NotImplementedTangent, Sample, ZeroTangent, cotangent_projector, frule, rrule, sample_inputs
 
 
 class _Balance:
@@ -68,16 +68,12 @@ def matrix_balance_rrule(A: np.ndarray, permute: Any = True, scale: Any = True, 
     """
     state = _Balance(A, permute, scale, separate)
     project_a = cotangent_projector(A)
-    b = state.y[0]
 
     def matrix_balance_pullback(dy: Any) -> tuple[Any, ...]:
-        b_bar = output_parts(dy, ("B", "T"), "matrix_balance pullback")[0]
+        b_bar = cotangent_parts(dy, state.y, "scipy.linalg.matrix_balance")[0]   # T (the scaling): locally constant
         tail = (NO, NO, NO, NO)
-        if b_bar is None:
-            return (NO, ZeroTangent(), *tail)
-        b_bar = output_cotangent(b_bar, b.shape, "matrix_balance pullback: cotangent of B")
-        if not isinstance(b_bar, np.ndarray):
-            return (NO, b_bar, *tail)
+        if b_bar is None or isinstance(b_bar, NotImplementedTangent):
+            return (NO, project_a(ZeroTangent() if b_bar is None else b_bar), *tail)
         return (NO, project_a(state.cotangent(b_bar)), *tail)
 
     return state.y, matrix_balance_pullback
@@ -88,7 +84,21 @@ def matrix_balance_frule(tangents: Any, A: np.ndarray, permute: Any = True, scal
                          overwrite_a: Any = False) -> Any:
     """Forward rule of ``scipy.linalg.matrix_balance``: ``dB = T^{-1} dA T``, a zero tangent for ``T``."""
     state = _Balance(A, permute, scale, separate)
-    da = input_tangent(tangents[1])
+    da = tangent_value(tangents[1])
     if da is None or not_implemented_in(da):
         return state.y, ZeroTangent() if da is None else da
     return state.y, tuple_tangent(state.y, [state.tangent(da), ZeroTangent()])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.matrix_balance)
+def _matrix_balance_samples(rng: np.random.Generator) -> list[Sample]:
+    a = np.array([[1.0, 60.0, 0.3], [1.1, 0.9, 3.1], [0.012, 2.2, 5.0]])   # badly scaled: T = diag(8, 1, 1)
+    return [
+        Sample(a, label="badly scaled 3x3"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.3j * rng.standard_normal((3, 3)), label="complex"),
+        Sample(a, False, True, label="permute=False, scale by position"),
+        Sample(a, fkwargs={"separate": True}, label="separate=True: (B, (scale, perm))"),
+        Sample(a, True, False, False, False, label="scale=False (a permutation only)"),
+    ]

@@ -31,17 +31,22 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    conj,
-    not_implemented_in,
-    output_cotangent,
-    output_parts,
+from chainrules.rulesets._samples import spd
+from chainrules.rulesets.linalg._utils import NO, conj, not_implemented_in, tangent_parts, tangent_value
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
     passes_through,
-    project_to,
-    tangent_value,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
 )
-from chainrules_core import ProjectTo, Tangent, Thunk, ZeroTangent, frule, rrule, unbroadcast
 
 __all__ = ["band_diagonals", "band_from_diagonals"]
 
@@ -140,14 +145,14 @@ def cho_solve_banded_rrule(cb_and_lower: Any, b: np.ndarray, overwrite_b: Any = 
     """
     cb, lower = np.asarray(cb_and_lower[0]), bool(cb_and_lower[1])
     x = scipy.linalg.cho_solve_banded(cb_and_lower, b, False, check_finite)
-    project_cb, project_b = project_to(cb), project_to(b)
+    project_cb, project_b = cotangent_projector(cb), cotangent_projector(b)
     vector = np.ndim(b) == 1
 
     def cb_cotangent(value: Any) -> Any:
         return Tangent(type(cb_and_lower), project_cb(value), NO)
 
     def cho_solve_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, np.shape(x), "cho_solve_banded pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.cho_solve_banded")
         if passes_through(dx):
             return NO, cb_cotangent(dx), project_b(dx), NO, NO
         db = _solve(cb, lower, dx, vector)   # A is Hermitian
@@ -182,7 +187,7 @@ def cho_solve_banded_frule(tangents: Any, cb_and_lower: Any, b: np.ndarray, over
     """
     cb, lower = np.asarray(cb_and_lower[0]), bool(cb_and_lower[1])
     x = scipy.linalg.cho_solve_banded(cb_and_lower, b, False, check_finite)
-    d_cb = output_parts(tangents[1], ("cb", "lower"), "cho_solve_banded frule: tangent of (cb, lower)")[0]
+    d_cb = tangent_parts(tangents[1], ("cb", "lower"), "scipy.linalg.cho_solve_banded frule: tangent of (cb, lower)")[0]
     d_cb = None if d_cb is None else tangent_value(d_cb)
     db = tangent_value(tangents[2])
     missing = not_implemented_in(d_cb, db)
@@ -199,3 +204,19 @@ def cho_solve_banded_frule(tangents: Any, cb_and_lower: Any, b: np.ndarray, over
         rhs = rhs - (da_x[..., 0] if vector else da_x)
     rhs = np.broadcast_to(rhs, np.broadcast_shapes(np.shape(rhs), x.shape))
     return x, ProjectTo(x)(_solve(cb, lower, rhs, vector))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.cho_solve_banded)
+def _cho_solve_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    a = np.triu(np.tril(spd(4, rng), 1), -1) + np.eye(4)     # tridiagonal, positive definite
+    upper = scipy.linalg.cholesky_banded(np.stack([np.r_[0.0, np.diagonal(a, 1)], np.diagonal(a)]))
+    lower = scipy.linalg.cholesky_banded(np.stack([np.diagonal(a), np.r_[np.diagonal(a, -1), 0.0]]), lower=True)
+    b = rng.standard_normal(4)
+    return [
+        Sample((upper, False), b, label="upper factor, vector b"),
+        Sample((lower, True), rng.standard_normal((4, 2)), label="lower factor, two columns"),
+        Sample((upper.astype(np.float32), False), b.astype(np.float32), label="float32"),
+        Sample((upper + 0.1j * rng.standard_normal(upper.shape), False), b, label="complex band"),
+        Sample((upper, False), b, False, False, label="overwrite_b, check_finite by position"),
+    ]

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from chainrules.rulesets.linalg._samples import hermitian, hermitian_band
 from chainrules.rulesets.linalg._utils import NO
 from chainrules.rulesets.linalg.eigh import (
     eig_banded_frule,
@@ -41,7 +42,7 @@ from chainrules.rulesets.linalg.eigh import (
     eigh_tridiagonal_frule,
     eigh_tridiagonal_rrule,
 )
-from chainrules_core import frule, rrule
+from chainrules_core import Sample, frule, read_cotangent, rrule, sample_inputs
 
 
 @rrule.register(sla.eigvals_banded, np.ndarray)
@@ -64,6 +65,7 @@ def eigvals_banded_rrule(a_band: np.ndarray, lower: Any = False, overwrite_a_ban
     y, pullback = eig_banded_rrule(a_band, lower, True, False, select, select_range, 0, check_finite)
 
     def eigvals_banded_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = read_cotangent(dy, y, "scipy.linalg.eigvals_banded")
         return (NO, pullback(dy)[1], NO, NO, NO, NO, NO)
 
     return y, eigvals_banded_pullback
@@ -97,7 +99,7 @@ def eigvalsh_tridiagonal_rrule(d: np.ndarray, e: np.ndarray, select: Any = "a", 
     y, pullback = eigh_tridiagonal_rrule(d, e, True, select, select_range, check_finite, tol, lapack_driver)
 
     def eigvalsh_tridiagonal_pullback(dy: Any) -> tuple[Any, ...]:
-        cotangents = pullback(dy)
+        cotangents = pullback(read_cotangent(dy, y, "scipy.linalg.eigvalsh_tridiagonal"))
         return (NO, cotangents[1], cotangents[2], NO, NO, NO, NO, NO)
 
     return y, eigvalsh_tridiagonal_pullback
@@ -110,3 +112,35 @@ def eigvalsh_tridiagonal_frule(tangents: Any, d: np.ndarray, e: np.ndarray, sele
     """Forward rule of ``scipy.linalg.eigvalsh_tridiagonal``: ``dw_i = v_i^T dT v_i``, ``dT = tridiag(de, dd, de)``."""
     return eigh_tridiagonal_frule((NO, tangents[1], tangents[2], NO, NO, NO, NO, NO, NO), d, e, True, select,
                                   select_range, check_finite, tol, lapack_driver)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _banded_hermitian(rng: np.random.Generator, dtype: Any = np.float64) -> np.ndarray:
+    return np.triu(np.tril(hermitian(rng, dtype, 4), 1), -1)
+
+
+def _tridiagonal(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([1.0, 2.5, 4.0, 6.0]) + 0.1 * rng.standard_normal(4), 0.5 + 0.2 * rng.standard_normal(3)
+
+
+@sample_inputs(sla.eigvals_banded)
+def _eigvals_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _banded_hermitian(rng)
+    return [
+        Sample(hermitian_band(a, 1, False), label="upper form"),
+        Sample(hermitian_band(a, 1, True), True, label="lower form, lower by position"),
+        Sample(hermitian_band(_banded_hermitian(rng, np.complex128), 1, False), label="complex Hermitian"),
+        Sample(hermitian_band(a, 1, False), fkwargs={"select": "i", "select_range": (0, 1)}, label="select='i'"),
+    ]
+
+
+@sample_inputs(sla.eigvalsh_tridiagonal)
+def _eigvalsh_tridiagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    d, e = _tridiagonal(rng)
+    return [
+        Sample(d, e, label="default driver"),
+        Sample(d.astype(np.float32), e.astype(np.float32), label="float32"),
+        Sample(d, e, "v", (0.0, 3.0), label="select='v' by position"),
+        *(Sample(d, e, fkwargs={"lapack_driver": driver}, label=f"lapack_driver={driver!r}")
+          for driver in ("stemr", "sterf", "stev", "stebz")),
+    ]

@@ -47,16 +47,20 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import (
-    copyltu,
-    input_tangent,
-    phi,
-    single_cotangent,
-    solve_triangular,
-)
-from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH
+from chainrules.rulesets._samples import spd
+from chainrules.rulesets.linalg._factorizations import copyltu, phi, solve_triangular, typed_cotangent
+from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH, tangent_value
 from chainrules.structured import Diagonal, Hermitian, Symmetric
-from chainrules_core import NotImplementedTangent, ProjectTo, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules_core import (
+    NotImplementedTangent,
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    rrule,
+    sample_inputs,
+)
 
 __all__ = ["cholesky_pullback_of", "cholesky_pushforward_of"]
 
@@ -231,14 +235,14 @@ def _make_rules(f: Any, name: str, a: Any, upper: bool, project_a: Any) -> Any:
     lower = not upper
 
     def pullback(dy: Any) -> Any:
-        dY = single_cotangent(dy, y, f"{name} pullback: output cotangent")
-        if dY is None:
-            return ZeroTangent()
+        dY = typed_cotangent(dy, y, name)
+        if dY is None or isinstance(dY, NotImplementedTangent):
+            return project_a(ZeroTangent() if dY is None else dY)
         da = cholesky_pullback_of(L, _lower_factor(dY, upper))
         return project_a(da if lower else mH(da))
 
     def pushforward(da: Any) -> Any:
-        da = input_tangent(da)
+        da = tangent_value(da)
         if da is None or isinstance(da, NotImplementedTangent):
             return ZeroTangent() if da is None else da
         dL = cholesky_pushforward_of(L, da if lower else mH(da))
@@ -267,7 +271,7 @@ def cholesky_rrule(a: np.ndarray, *, upper: bool = False) -> Any:
     array([[0.25, 0.  ],
            [0.  , 0.  ]])
     """
-    y, pullback, _ = _make_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a, upper,
+    y, pullback, _ = _make_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a, upper,
                                  cotangent_projector(a))
 
     def cholesky_pullback(dy: Any) -> tuple[Any, Any]:
@@ -279,7 +283,7 @@ def cholesky_rrule(a: np.ndarray, *, upper: bool = False) -> Any:
 @frule.register(np.linalg.cholesky, np.ndarray)
 def cholesky_frule(tangents: Any, a: np.ndarray, *, upper: bool = False) -> Any:
     """Forward rule of ``np.linalg.cholesky(a, upper=...)``: ``dL = L Phi(L^{-1} dS L^{-H})``."""
-    y, _, pushforward = _make_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a, upper,
+    y, _, pushforward = _make_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a, upper,
                                     cotangent_projector(a))
     return y, pushforward(tangents[1])
 
@@ -331,7 +335,7 @@ def _structured_rules(f: Any, name: str, a: Symmetric | Hermitian, upper: bool) 
     y, pullback, pushforward = _make_rules(f, name, a, upper, project_a)
 
     def structured_pushforward(da: Any) -> Any:
-        da = input_tangent(da)
+        da = tangent_value(da)
         if da is None or isinstance(da, NotImplementedTangent):
             return ZeroTangent() if da is None else da
         return pushforward(np.asarray(project_a(da)))
@@ -353,7 +357,7 @@ def self_adjoint_cholesky_rrule(a: Symmetric | Hermitian, *, upper: bool = False
     array([[-0.125,  0.25 ],
            [ 0.25 ,  0.   ]])
     """
-    y, pullback, _ = _structured_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a, upper)
+    y, pullback, _ = _structured_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a, upper)
 
     def self_adjoint_cholesky_pullback(dy: Any) -> tuple[Any, Any]:
         return NO, pullback(dy)
@@ -364,7 +368,7 @@ def self_adjoint_cholesky_rrule(a: Symmetric | Hermitian, *, upper: bool = False
 @frule.register(np.linalg.cholesky, (Symmetric, Hermitian))
 def self_adjoint_cholesky_frule(tangents: Any, a: Symmetric | Hermitian, *, upper: bool = False) -> Any:
     """Forward rule of ``np.linalg.cholesky`` on a ``Symmetric``/``Hermitian`` matrix."""
-    y, _, pushforward = _structured_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a, upper)
+    y, _, pushforward = _structured_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a, upper)
     return y, pushforward(tangents[1])
 
 
@@ -410,13 +414,13 @@ def _diagonal_rules(f: Any, name: str, a: Diagonal) -> Any:
     project_a = ProjectTo(a)
 
     def pullback(dy: Any) -> Any:
-        dY = single_cotangent(dy, y, f"{name} pullback: output cotangent")
-        if dY is None:
-            return ZeroTangent()
+        dY = typed_cotangent(dy, y, name)
+        if dY is None or isinstance(dY, NotImplementedTangent):
+            return project_a(ZeroTangent() if dY is None else dY)
         return project_a(Diagonal((np.diagonal(dY).real / (2 * root)).astype(a.dtype)))
 
     def pushforward(da: Any) -> Any:
-        da = input_tangent(da)
+        da = tangent_value(da)
         if da is None or isinstance(da, NotImplementedTangent):
             return ZeroTangent() if da is None else da
         dd = project_a(da).d
@@ -438,7 +442,7 @@ def diagonal_cholesky_rrule(a: Diagonal, *, upper: bool = False) -> Any:
     >>> pullback(np.ones((2, 2)))[1]
     Diagonal(array([0.25      , 0.16666667]))
     """
-    y, pullback, _ = _diagonal_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a)
+    y, pullback, _ = _diagonal_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a)
 
     def diagonal_cholesky_pullback(dy: Any) -> tuple[Any, Any]:
         return NO, pullback(dy)
@@ -449,7 +453,7 @@ def diagonal_cholesky_rrule(a: Diagonal, *, upper: bool = False) -> Any:
 @frule.register(np.linalg.cholesky, Diagonal)
 def diagonal_cholesky_frule(tangents: Any, a: Diagonal, *, upper: bool = False) -> Any:
     """Forward rule of ``np.linalg.cholesky`` on a ``Diagonal``: ``dL = diag(Re(dd) / (2 sqrt(d)))``."""
-    y, _, pushforward = _diagonal_rules(lambda: np.linalg.cholesky(a, upper=upper), "cholesky", a)
+    y, _, pushforward = _diagonal_rules(lambda: np.linalg.cholesky(a, upper=upper), "numpy.linalg.cholesky", a)
     return y, pushforward(tangents[1])
 
 
@@ -642,9 +646,9 @@ def cholesky_banded_rrule(ab: np.ndarray, overwrite_ab: bool = False, lower: boo
     lb = _to_lower_band_stack(c, lower)
 
     def cholesky_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        dc = single_cotangent(dy, c, "scipy.linalg.cholesky_banded pullback: output cotangent")
-        if dc is None:
-            return NO, ZeroTangent(), NO, NO, NO
+        dc = typed_cotangent(dy, c, "scipy.linalg.cholesky_banded")
+        if dc is None or isinstance(dc, NotImplementedTangent):
+            return NO, project_ab(ZeroTangent() if dc is None else dc), NO, NO, NO
         dlb = _to_lower_band_stack(np.where(unused, 0, dc), lower)
         dA = _banded_map(_banded_pullback, lb, dlb)
         dab = _from_lower_band_stack(dA, lower)
@@ -659,7 +663,7 @@ def cholesky_banded_frule(tangents: Any, ab: np.ndarray, overwrite_ab: bool = Fa
                           check_finite: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.cholesky_banded``: the banded Cholesky algorithm's tangent, on the band."""
     c = scipy.linalg.cholesky_banded(ab, False, lower, check_finite)
-    dab = input_tangent(tangents[1])
+    dab = tangent_value(tangents[1])
     if dab is None or isinstance(dab, NotImplementedTangent):
         return c, ZeroTangent() if dab is None else dab
     k1, n = c.shape[-2:]
@@ -677,3 +681,51 @@ def _to_lower_band_stack(x: np.ndarray, lower: bool) -> np.ndarray:
 
 def _from_lower_band_stack(x: np.ndarray, lower: bool) -> np.ndarray:
     return _banded_map(lambda a, _: _from_lower_band(a, lower), x, x)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.cholesky)
+def _cholesky_samples(rng: np.random.Generator) -> list[Sample]:
+    s = spd(3, rng)
+    return [
+        Sample(s, label="3x3"),
+        Sample(s.astype(np.float32), label="float32"),
+        Sample(spd(3, rng, np.complex128), label="complex Hermitian"),
+        Sample(np.tril(s) + 4 * np.triu(s, 1), label="the upper triangle not read"),
+        Sample(s, fkwargs={"upper": True}, label="upper=True"),
+        Sample(np.stack([spd(2, rng), spd(2, rng)]), label="stack"),
+        Sample(Symmetric(s), label="Symmetric"),
+        Sample(Hermitian(spd(3, rng, np.complex128), lower=True), fkwargs={"upper": True}, label="Hermitian, upper"),
+        Sample(Diagonal(np.array([1.5, 2.0, 0.7])), label="Diagonal"),
+    ]
+
+
+@sample_inputs(scipy.linalg.cholesky)
+def _scipy_cholesky_samples(rng: np.random.Generator) -> list[Sample]:
+    s = spd(3, rng)
+    return [
+        Sample(s, label="upper factor"),
+        Sample(s.astype(np.float32), label="float32"),
+        Sample(spd(3, rng, np.complex128), label="complex Hermitian"),
+        Sample(s, True, label="lower=True by position"),
+        Sample(s, fkwargs={"lower": True, "check_finite": False}, label="lower, check_finite by keyword"),
+        Sample(Hermitian(spd(3, rng, np.complex128)), label="Hermitian"),
+        Sample(Symmetric(s, lower=True), True, label="Symmetric (lower), lower=True"),
+        Sample(Diagonal(np.array([1.5, 2.0, 0.7])), label="Diagonal"),
+    ]
+
+
+@sample_inputs(scipy.linalg.cholesky_banded)
+def _cholesky_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    a = np.triu(np.tril(spd(4, rng), 1), -1) + np.eye(4)
+    upper = np.stack([np.r_[0.0, np.diagonal(a, 1)], np.diagonal(a)])
+    lower = np.stack([np.diagonal(a), np.r_[np.diagonal(a, -1), 0.0]])
+    h = spd(4, rng, np.complex128)
+    return [
+        Sample(upper, label="upper band, one superdiagonal"),
+        Sample(upper.astype(np.float32), label="float32"),
+        Sample(lower, False, True, label="lower band, lower by position"),
+        Sample(lower, fkwargs={"lower": True}, label="lower band, lower by keyword"),
+        Sample(np.stack([np.r_[0.0, 0.0, np.diagonal(h, 2)], np.r_[0.0, np.diagonal(h, 1)], np.diagonal(h)]),
+               label="complex, two superdiagonals"),
+    ]

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
+from chainrules.rulesets._samples import well_conditioned
 from chainrules.rulesets.linalg._utils import (
     LU,
     NO,
@@ -50,14 +51,22 @@ from chainrules.rulesets.linalg._utils import (
     linalg_dtype,
     mH,
     mT,
-    output_cotangent,
-    output_parts,
-    passes_through,
     primal_error,
-    project_to,
     tangent_value,
 )
-from chainrules_core import ProjectTo, Tangent, ZeroTangent, frule, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Tangent,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+)
 
 SlogdetResult = type(np.linalg.slogdet(np.eye(1)))
 
@@ -222,13 +231,13 @@ def _general_det_rrule(a: np.ndarray) -> Any:
     if lu is None:
         return None
     det = _numpy_det(lu)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def det_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = output_cotangent(dy, det.shape, "det pullback: output cotangent")
+        dy = read_cotangent(dy, det, np.linalg.det)
         if passes_through(dy):
             return NO, project_a(dy)
-        return NO, project_a(_scaled_adjugate_adjoint(a, lu, det, dy))
+        return NO, project_a(_scaled_adjugate_adjoint(a, lu, det, np.asarray(dy)))
 
     return _scalar(det), det_pullback
 
@@ -283,25 +292,30 @@ def slogdet_rrule(a: np.ndarray) -> Any:
     if lu is None:
         return None
     sign, logabsdet = _slogdet_from(lu)
-    project_a = project_to(a)
+    y = SlogdetResult(_scalar(sign), _scalar(logabsdet))
+    project_a = cotangent_projector(a)
 
     def slogdet_pullback(dy: Any) -> tuple[Any, Any]:
-        d_sign, d_logabsdet = output_parts(dy, ("sign", "logabsdet"), "slogdet pullback")
+        parts = read_cotangents(dy, y, np.linalg.slogdet)
+        if passes_through(parts):
+            return NO, project_a(parts)
+        d_sign, d_logabsdet = parts
+        for part in parts:
+            if passes_through(part):
+                return NO, project_a(part)
         g = np.zeros(logabsdet.shape, dtype=sign.dtype)
         if d_logabsdet is not None:
-            g = g + np.real(output_cotangent(d_logabsdet, logabsdet.shape,
-                                             "slogdet pullback: cotangent of logabsdet"))
+            g = g + np.real(d_logabsdet)
         if d_sign is not None and sign.dtype.kind == "c":
-            d_sign = output_cotangent(d_sign, sign.shape, "slogdet pullback: cotangent of sign")
             g = g - 1j * np.imag(np.conj(d_sign) * sign)
         if not np.any(g):
-            return NO, ZeroTangent()
+            return NO, project_a(ZeroTangent())
         _check_nonsingular(logabsdet, g, "slogdet pullback")
         inverse = lu.inverse()
         inverse[lu.singular] = 0  # their g is zero (checked above)
         return NO, project_a(g[..., None, None] * mH(inverse))
 
-    return SlogdetResult(_scalar(sign), _scalar(logabsdet)), slogdet_pullback
+    return y, slogdet_pullback
 
 
 @frule.register(np.linalg.slogdet, np.ndarray)
@@ -356,13 +370,13 @@ def scipy_det_rrule(a: np.ndarray, overwrite_a: bool = False, check_finite: bool
     if lu is None:
         return None
     det = _scipy_det(lu)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def scipy_det_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dy = output_cotangent(dy, det.shape, "scipy.linalg.det pullback: output cotangent")
+        dy = read_cotangent(dy, det, "scipy.linalg.det")
         if passes_through(dy):
             return NO, project_a(dy), NO, NO
-        return NO, project_a(_scaled_adjugate_adjoint(a, lu, det.astype(lu.dtype), dy)), NO, NO
+        return NO, project_a(_scaled_adjugate_adjoint(a, lu, det.astype(lu.dtype), np.asarray(dy))), NO, NO
 
     return _scalar(det), scipy_det_pullback
 
@@ -388,3 +402,28 @@ def scipy_det_frule(tangents: Any, a: np.ndarray, overwrite_a: bool = False, che
         return _scalar(det), ZeroTangent() if da is None else da
     dy = _trace_product(adjugate(a, lu, det.astype(lu.dtype)), da).astype(det.dtype)
     return _scalar(det), _scalar(np.asarray(dy))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.det, np.linalg.slogdet, scipy.linalg.det)
+def _determinant_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [
+        Sample(a, label="3x3"),
+        Sample(a.astype(np.float32), label="3x3 float32"),
+        Sample(well_conditioned(3, rng, np.complex128), label="3x3 complex"),
+        Sample(np.stack([well_conditioned(2, rng), -well_conditioned(2, rng)]), label="stack of 2x2"),
+    ]
+
+
+@sample_inputs(np.linalg.det, scipy.linalg.det)
+def _singular_determinant_samples(rng: np.random.Generator) -> list[Sample]:
+    u, v = rng.standard_normal((3, 2)), rng.standard_normal((2, 3))
+    return [Sample(u @ v, label="rank 2 of 3 (the adjugate by the SVD)")]
+
+
+@sample_inputs(scipy.linalg.det)
+def _scipy_det_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [Sample(a, False, False, label="overwrite_a, check_finite by position"),
+            Sample(a, fkwargs={"overwrite_a": True, "check_finite": False}, label="by keyword")]

@@ -59,26 +59,33 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from chainrules.rulesets.linalg._spectral import (
-    add_to_diagonal,
-    first_not_implemented,
-    gap_threshold,
-    inverse_gaps,
-    output_parts,
-    relative_tolerance,
-    single_output,
+from chainrules.rulesets._samples import spd, well_conditioned
+from chainrules.rulesets.linalg._samples import sorted_eigenpairs, sorted_eigenprojectors, sorted_eigenvalues
+from chainrules.rulesets.linalg._spectral import add_to_diagonal, gap_threshold, inverse_gaps, relative_tolerance
+from chainrules.rulesets.linalg._utils import (
+    LU,
+    cotangent_parts,
+    lapack_functions,
+    linalg_dtype,
+    mH,
+    not_implemented_in,
+    tangent_value,
 )
-from chainrules.rulesets.linalg._utils import LU, lapack_functions, linalg_dtype, mH, not_implemented_in, tangent_value
-from chainrules.structured import StructuredMatrix
+from chainrules.structured import StructuredMatrix, Tridiagonal
 from chainrules_core import (
+    AbstractZero,
     NoTangent,
     ProjectTo,
+    Sample,
     Thunk,
     ZeroTangent,
     cotangent_projector,
     frule,
     not_implemented,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 NO = NoTangent()
@@ -191,6 +198,34 @@ def eig_cotangent(w: np.ndarray, V: np.ndarray, lu: CheckedLU, w_bar: Any, V_bar
     return lu.solve_adjoint(X @ mH(V))
 
 
+def matched_vectors(w: np.ndarray, w_found: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """The columns of ``V`` (eigenvectors for the eigenvalues ``w_found``) in the order of the eigenvalues ``w``.
+
+    LAPACK's ``?geev`` orders the eigenvalues by how its QR iteration deflates them, and a run
+    without eigenvectors (``eigvals``) can deflate in another order than a run with them: the
+    eigenvectors computed for a values-only primal are matched to its eigenvalues (the
+    closest, as an assignment: a permutation even for nearly equal eigenvalues).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> matched_vectors(np.array([2.0, 1.0]), np.array([1.0, 2.0]), np.eye(2))
+    array([[0., 1.],
+           [1., 0.]])
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    w, w_found = np.asarray(w), np.asarray(w_found)
+    if w.shape != w_found.shape or np.array_equal(w, w_found):
+        return V
+    out = np.empty_like(V)
+    for index in np.ndindex(*w.shape[:-1]):
+        cost = np.abs(w[index][:, None] - w_found[index][None, :])
+        _, columns = linear_sum_assignment(cost)
+        out[index] = V[index][..., columns]
+    return out
+
+
 # ---- the outputs of the four functions ---------------------------------------------------------------------------
 class _Eig:
     """An eigendecomposition's pieces, and what the rules need of them, computed when first asked for.
@@ -209,12 +244,14 @@ class _Eig:
 
     @property
     def right_vectors(self) -> np.ndarray:
-        """The right eigenvectors: the primal's, or computed (their normalisation does not matter for ``dw``)."""
+        """The right eigenvectors: the primal's, or computed and put in the order of ``w`` (their normalisation
+        does not matter for ``dw``)."""
         if self._V is None:
             if self.b is None:
-                self._V = np.linalg.eig(self.a).eigenvectors
+                w, V = np.linalg.eig(self.a)
             else:
-                self._V = sla.eig(self.a, self.b, check_finite=False)[1]
+                w, V = sla.eig(self.a, self.b, check_finite=False)
+            self._V = matched_vectors(self.w, w, V)
         return self._V
 
     def lu(self, which: str) -> CheckedLU:
@@ -356,12 +393,12 @@ def eig_rrule(a: Any) -> Any:
     project_a = cotangent_projector(a)
 
     def eig_pullback(dy: Any) -> tuple[Any, Any]:
-        w_bar, V_bar = output_parts(dy, ("eigenvalues", "eigenvectors"), (w.shape, V.shape), "np.linalg.eig pullback")
-        missing = first_not_implemented((w_bar, V_bar))
+        w_bar, V_bar = cotangent_parts(dy, y, np.linalg.eig)
+        missing = not_implemented_in(w_bar, V_bar)
         if missing is not None:
             return NO, missing
         if w_bar is None and V_bar is None:
-            return NO, ZeroTangent()
+            return NO, project_a(ZeroTangent())
         return NO, project_a(dec.cotangents(w_bar, V_bar, None)[0])
 
     return y, eig_pullback
@@ -393,7 +430,8 @@ def eig_frule(tangents: Any, a: Any) -> Any:
 def eigvals_rrule(a: Any) -> Any:
     """Reverse rule of ``np.linalg.eigvals(a)``: ``dA = V^-H diag(w_bar) V^H`` (``V`` from ``np.linalg.eig``).
 
-    The eigenvalues returned are those ``np.linalg.eig`` computes with the eigenvectors.
+    The output is ``np.linalg.eigvals``' own, in its order; the eigenvectors the pullback
+    needs are computed by ``np.linalg.eig`` and matched to it (:func:`matched_vectors`).
 
     Examples
     --------
@@ -404,14 +442,14 @@ def eigvals_rrule(a: Any) -> Any:
     array([[1., 0.],
            [0., 1.]])
     """
-    w, V = np.linalg.eig(a)
-    dec = _Eig(a, None, w, V, None)
+    w = np.linalg.eigvals(a)
+    dec = _Eig(a, None, w, None, None)
     project_a = cotangent_projector(a)
 
     def eigvals_pullback(dy: Any) -> tuple[Any, Any]:
-        w_bar = single_output(dy, w.shape, "np.linalg.eigvals pullback: output cotangent")
-        if w_bar is None or not isinstance(w_bar, np.ndarray):
-            return NO, ZeroTangent() if w_bar is None else w_bar
+        w_bar = read_cotangent(dy, w, np.linalg.eigvals)
+        if passes_through(w_bar):
+            return NO, project_a(w_bar)
         return NO, project_a(dec.cotangents(w_bar, None, None)[0])
 
     return w, eigvals_pullback
@@ -420,11 +458,11 @@ def eigvals_rrule(a: Any) -> Any:
 @frule.register(np.linalg.eigvals, MATRIX_INPUTS)
 def eigvals_frule(tangents: Any, a: Any) -> Any:
     """Forward rule of ``np.linalg.eigvals(a)``: ``dw = diag(V^-1 dA V)``."""
-    w, V = np.linalg.eig(a)
+    w = np.linalg.eigvals(a)
     dA = tangent_value(tangents[1])
     if dA is None or not_implemented_in(dA):
         return w, ZeroTangent() if dA is None else dA
-    dw, _, _ = _Eig(a, None, w, V, None).pushforward(dA, None, True, False, False)
+    dw, _, _ = _Eig(a, None, w, None, None).pushforward(dA, None, True, False, False)
     return w, ProjectTo(w)(dw)
 
 
@@ -467,6 +505,12 @@ def scipy_eig_rrule(a: Any, b: Any = None, left: Any = False, right: Any = True,
            [0. , 0.5]]), array([[ 0.,  0.],
            [ 0., -1.]]))
     """
+    return _scipy_eig_reverse("scipy.linalg.eig", a, b, left, right, check_finite, homogeneous_eigvals)
+
+
+def _scipy_eig_reverse(where: str, a: Any, b: Any, left: Any, right: Any, check_finite: Any,
+                       homogeneous_eigvals: Any) -> Any:
+    """The reverse rule of ``scipy.linalg.eig`` and ``eigvals``; ``where`` names the function in errors."""
     y = sla.eig(a, b, left, right, False, False, check_finite, homogeneous_eigvals)
     w_out, vl, vr = _scipy_outputs(y, left, right)
     w = _homogeneous_values(w_out) if homogeneous_eigvals else w_out
@@ -478,21 +522,19 @@ def scipy_eig_rrule(a: Any, b: Any = None, left: Any = False, right: Any = True,
     unnormalised_left = b is not None and left and not right and _unnormalised(vl)
 
     def scipy_eig_pullback(dy: Any) -> tuple[Any, ...]:
-        names = ["w"] + (["vl"] if left else []) + (["vr"] if right else [])
-        shapes = [np.shape(w_out)] + ([np.shape(vl)] if left else []) + ([np.shape(vr)] if right else [])
         if left or right:
-            parts = output_parts(dy, names, shapes, "scipy.linalg.eig pullback")
+            parts = cotangent_parts(dy, y, where)
         else:
-            parts = [single_output(dy, np.shape(w_out), "scipy.linalg.eig pullback: output cotangent")]
+            only = read_cotangent(dy, y, where)
+            parts = [None if isinstance(only, AbstractZero) else only]
         w_bar = parts[0]
         vl_bar = parts[1] if left else None
         vr_bar = parts[-1] if right else None
-        missing = first_not_implemented(parts)
-        db_zero = NO if b is None else ZeroTangent()
+        missing = not_implemented_in(*parts)
         if missing is not None:
             return (NO, missing, NO if b is None else missing, *rest)
         if all(p is None for p in parts):
-            return (NO, ZeroTangent(), db_zero, *rest)
+            return (NO, project_a(ZeroTangent()), NO if b is None else project_b(ZeroTangent()), *rest)
         if homogeneous_eigvals and w_bar is not None:
             if b is not None:
                 reason = not_implemented("scipy.linalg.eig(a, b, homogeneous_eigvals=True): the scale of "
@@ -566,7 +608,7 @@ def scipy_eigvals_rrule(a: Any, b: Any = None, overwrite_a: Any = False, check_f
     array([[ 1.,  0.],
            [-1.,  0.]])
     """
-    y, pullback = scipy_eig_rrule(a, b, False, False, False, False, check_finite, homogeneous_eigvals)
+    y, pullback = _scipy_eig_reverse("scipy.linalg.eigvals", a, b, False, False, check_finite, homogeneous_eigvals)
 
     def scipy_eigvals_pullback(dy: Any) -> tuple[Any, ...]:
         cts = pullback(dy)
@@ -581,3 +623,93 @@ def scipy_eigvals_frule(tangents: Any, a: Any, b: Any = None, overwrite_a: Any =
     """Forward rule of ``scipy.linalg.eigvals``."""
     full = (tangents[0], tangents[1], tangents[2], NO, NO, NO, NO, NO, NO)
     return scipy_eig_frule(full, a, b, False, False, False, False, check_finite, homogeneous_eigvals)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+# LAPACK returns the eigenvalues of a general matrix in an order that can change under an arbitrarily small
+# perturbation: the samples compare sorted eigenvalues (and eigenvectors sorted with them), and the projectors
+# where the phase or sign of an eigenvector is LAPACK's free choice.
+def _real_spectrum(rng: np.random.Generator, dtype: Any = np.float64) -> np.ndarray:
+    """A non-normal matrix with eigenvalues ``1, 2, 4`` (a well-conditioned eigenvector matrix)."""
+    x = well_conditioned(3, rng, dtype)
+    return (x * np.array([1.0, 2.0, 4.0])) @ np.linalg.inv(x)
+
+
+def _complex_pair(rng: np.random.Generator) -> np.ndarray:
+    """A real matrix with eigenvalues ``1 +- 2j`` and ``3``: complex eigenvectors of a real matrix."""
+    x = well_conditioned(3, rng)
+    block = np.array([[1.0, 2.0, 0.0], [-2.0, 1.0, 0.0], [0.0, 0.0, 3.0]])
+    return x @ block @ np.linalg.inv(x)
+
+
+@sample_inputs(np.linalg.eig)
+def _eig_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _real_spectrum(rng)
+    g = sorted_eigenprojectors
+    return [
+        Sample(a, gauge_invariant=sorted_eigenpairs, label="real eigenvalues (LAPACK's normalisation, differentiated)"),
+        Sample(_complex_pair(rng), gauge_invariant=sorted_eigenpairs, label="a real matrix with a complex pair"),
+        Sample(_real_spectrum(rng, np.complex128), gauge_invariant=sorted_eigenpairs, label="complex"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(np.stack([_real_spectrum(rng), _complex_pair(rng)]), gauge_invariant=g, label="stack"),
+        Sample(Tridiagonal(np.array([0.3, -0.2]), np.array([1.0, 2.0, 4.0]), np.array([0.5, 0.1])),
+               gauge_invariant=g, label="Tridiagonal"),
+    ]
+
+
+@sample_inputs(np.linalg.eigvals)
+def _eigvals_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _real_spectrum(rng)
+    g = sorted_eigenvalues
+    return [
+        Sample(a, gauge_invariant=g, label="real eigenvalues"),
+        Sample(_complex_pair(rng), gauge_invariant=g, label="a complex pair"),
+        Sample(_real_spectrum(rng, np.complex128), gauge_invariant=g, label="complex"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(np.stack([_real_spectrum(rng), _complex_pair(rng)]), gauge_invariant=g, label="stack"),
+    ]
+
+
+def _left_and_right(result: Any) -> tuple[Any, ...]:
+    w, vl, vr = result
+    return (*sorted_eigenprojectors((w, vl)), sorted_eigenprojectors((w, vr))[1])
+
+
+def _homogeneous(result: Any) -> np.ndarray:
+    return sorted_eigenvalues(result[..., 0, :] / result[..., 1, :])
+
+
+@sample_inputs(sla.eig)
+def _scipy_eig_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = _real_spectrum(rng), spd(3, rng)
+    g = sorted_eigenprojectors
+    return [
+        Sample(a, gauge_invariant=sorted_eigenpairs, label="standard, right eigenvectors"),
+        Sample(_complex_pair(rng), gauge_invariant=g, label="a complex pair"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(a, None, True, gauge_invariant=_left_and_right, label="left=True by position"),
+        Sample(a, fkwargs={"left": True, "right": False}, gauge_invariant=g, label="left only"),
+        Sample(a, fkwargs={"right": False}, gauge_invariant=sorted_eigenvalues, label="eigenvalues only"),
+        Sample(a, fkwargs={"right": False, "homogeneous_eigvals": True}, gauge_invariant=_homogeneous,
+               label="homogeneous_eigvals"),
+        Sample(a, b, gauge_invariant=g, label="generalized"),
+        Sample(a + 0.5j * rng.standard_normal((3, 3)), spd(3, rng, np.complex128), gauge_invariant=g,
+               label="generalized, complex"),
+        Sample(a, b, fkwargs={"left": True}, gauge_invariant=_left_and_right, label="generalized, left and right"),
+        Sample(a, b, fkwargs={"right": False}, gauge_invariant=sorted_eigenvalues,
+               label="generalized, eigenvalues only"),
+    ]
+
+
+@sample_inputs(sla.eigvals)
+def _scipy_eigvals_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _real_spectrum(rng)
+    g = sorted_eigenvalues
+    return [
+        Sample(a, gauge_invariant=g, label="standard"),
+        Sample(_complex_pair(rng), gauge_invariant=g, label="a complex pair"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(a, spd(3, rng), gauge_invariant=g, label="generalized (b by position)"),
+        Sample(a, fkwargs={"homogeneous_eigvals": True, "check_finite": False}, gauge_invariant=_homogeneous,
+               label="homogeneous_eigvals"),
+    ]

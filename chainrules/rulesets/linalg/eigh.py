@@ -108,27 +108,38 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from chainrules.rulesets._samples import spd
+from chainrules.rulesets.linalg._samples import (
+    cluster_invariants,
+    eigenprojectors,
+    hermitian,
+    hermitian_band,
+    pair_sum,
+    repeated_eigenvalue,
+)
 from chainrules.rulesets.linalg._spectral import (
     add_to_diagonal,
-    first_not_implemented,
     gap_threshold,
     hermitian_from_triangle,
     hermitian_triangle_cotangent,
     inverse_gaps,
-    output_parts,
     relative_tolerance,
-    single_output,
 )
-from chainrules.rulesets.linalg._utils import mH, not_implemented_in, tangent_value
+from chainrules.rulesets.linalg._utils import cotangent_parts, mH, not_implemented_in, tangent_value
 from chainrules.structured import Hermitian, Symmetric
 from chainrules_core import (
+    AbstractZero,
     NoTangent,
     ProjectTo,
+    Sample,
     Thunk,
     ZeroTangent,
     cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 NO = NoTangent()
@@ -259,13 +270,12 @@ def eigh_rrule(a: Any, UPLO: Any = "L") -> Any:
     rtol = relative_tolerance(w.dtype)
 
     def eigh_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        w_bar, V_bar = output_parts(dy, ("eigenvalues", "eigenvectors"), (w.shape, V.shape),
-                                    "np.linalg.eigh pullback")
-        missing = first_not_implemented((w_bar, V_bar))
+        w_bar, V_bar = cotangent_parts(dy, y, np.linalg.eigh)
+        missing = not_implemented_in(w_bar, V_bar)
         if missing is not None:
             return NO, missing, NO
         if w_bar is None and V_bar is None:
-            return NO, ZeroTangent(), NO
+            return NO, project_a(ZeroTangent()), NO
         G, _ = eigh_cotangent(w, V, w_bar, V_bar, rtol=rtol)
         return NO, project_a(hermitian_triangle_cotangent(G, lower)), NO
 
@@ -316,9 +326,9 @@ def eigvalsh_rrule(a: Any, UPLO: Any = "L") -> Any:
     project_a = cotangent_projector(a)
 
     def eigvalsh_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        w_bar = single_output(dy, w.shape, "np.linalg.eigvalsh pullback: output cotangent")
-        if w_bar is None or not isinstance(w_bar, np.ndarray):
-            return NO, ZeroTangent() if w_bar is None else w_bar, NO
+        w_bar = read_cotangent(dy, w, np.linalg.eigvalsh)
+        if passes_through(w_bar):
+            return NO, project_a(w_bar), NO
         G, _ = eigh_cotangent(w, V, w_bar, None)
         return NO, project_a(hermitian_triangle_cotangent(G, lower)), NO
 
@@ -455,11 +465,12 @@ def _scipy_eigh_parts(a: Any, b: Any, lower: bool, eigvals_only: bool, kind: int
     return y, dec, general
 
 
-def _scipy_eigh_outputs(y: Any, eigvals_only: bool, dy: Any, where: str) -> tuple[Any, Any]:
+def _scipy_eigh_outputs(y: Any, eigvals_only: bool, dy: Any, f: str) -> tuple[Any, Any]:
+    """``(w_bar, V_bar)`` (``None`` for zeros; ``V_bar`` is ``None`` for ``eigvals_only``), read by the core."""
     if eigvals_only:
-        return single_output(dy, np.shape(y), f"{where}: output cotangent"), None
-    w, V = y[0], y[1]
-    w_bar, V_bar = output_parts(dy, ("w", "v"), (np.shape(w), np.shape(V)), where)
+        w_bar = read_cotangent(dy, y, f)
+        return (None if isinstance(w_bar, AbstractZero) else w_bar), None
+    w_bar, V_bar = cotangent_parts(dy, y, f)
     return w_bar, V_bar
 
 
@@ -486,18 +497,25 @@ def scipy_eigh_rrule(a: Any, b: Any = None, *, lower: bool = True, eigvals_only:
            [0. , 0.5]]), array([[ 0.,  0.],
            [ 0., -1.]]))
     """
+    return _scipy_eigh_reverse("scipy.linalg.eigh", a, b, lower, eigvals_only, type, check_finite, subset_by_index,
+                               subset_by_value, driver)
+
+
+def _scipy_eigh_reverse(where: str, a: Any, b: Any, lower: bool, eigvals_only: bool, type: int,
+                        check_finite: bool, subset_by_index: Any, subset_by_value: Any, driver: Any) -> Any:
+    """The reverse rule of ``scipy.linalg.eigh`` and ``eigvalsh``; ``where`` names the function in errors."""
     y, dec, general = _scipy_eigh_parts(a, b, lower, eigvals_only, type, check_finite, subset_by_index,
                                         subset_by_value, driver)
     project_a = cotangent_projector(a)
     project_b = cotangent_projector(a if b is None else b)
 
     def scipy_eigh_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, "scipy.linalg.eigh pullback")
-        missing = first_not_implemented((w_bar, V_bar))
+        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, where)
+        missing = not_implemented_in(w_bar, V_bar)
         if missing is not None:
             return NO, missing, NO if b is None else missing
         if w_bar is None and V_bar is None:
-            return NO, ZeroTangent(), NO if b is None else ZeroTangent()
+            return NO, project_a(ZeroTangent()), NO if b is None else project_b(ZeroTangent())
         if b is None:
             G_a, _ = dec.cotangent(w_bar, V_bar)
             return NO, project_a(hermitian_triangle_cotangent(G_a, lower)), NO
@@ -556,8 +574,8 @@ def scipy_eigvalsh_rrule(a: Any, b: Any = None, *, lower: bool = True, overwrite
     (array([3.]), array([[1., 0.],
            [0., 0.]]))
     """
-    return scipy_eigh_rrule(a, b, lower=lower, eigvals_only=True, type=type, check_finite=check_finite,
-                            subset_by_index=subset_by_index, subset_by_value=subset_by_value, driver=driver)
+    return _scipy_eigh_reverse("scipy.linalg.eigvalsh", a, b, lower, True, type, check_finite, subset_by_index,
+                               subset_by_value, driver)
 
 
 @frule.register(sla.eigvalsh, HERMITIAN_INPUTS)
@@ -666,13 +684,13 @@ def eig_banded_rrule(a_band: np.ndarray, lower: Any = False, eigvals_only: Any =
     shape = np.shape(a_band)
 
     def eig_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, "scipy.linalg.eig_banded pullback")
+        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, "scipy.linalg.eig_banded")
         rest = (NO,) * 6
-        missing = first_not_implemented((w_bar, V_bar))
+        missing = not_implemented_in(w_bar, V_bar)
         if missing is not None:
             return (NO, missing, *rest)
         if w_bar is None and V_bar is None:
-            return (NO, ZeroTangent(), *rest)
+            return (NO, project_a_band(ZeroTangent()), *rest)
         G, _ = dec.cotangent(w_bar, V_bar)
         return (NO, project_a_band(dense_to_band_cotangent(G, shape, lower)), *rest)
 
@@ -730,13 +748,13 @@ def eigh_tridiagonal_rrule(d: np.ndarray, e: np.ndarray, eigvals_only: Any = Fal
     n = np.shape(d)[-1]
 
     def eigh_tridiagonal_pullback(dy: Any) -> tuple[Any, ...]:
-        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, "scipy.linalg.eigh_tridiagonal pullback")
+        w_bar, V_bar = _scipy_eigh_outputs(y, eigvals_only, dy, "scipy.linalg.eigh_tridiagonal")
         rest = (NO,) * 6
-        missing = first_not_implemented((w_bar, V_bar))
+        missing = not_implemented_in(w_bar, V_bar)
         if missing is not None:
             return (NO, missing, missing, *rest)
         if w_bar is None and V_bar is None:
-            return (NO, ZeroTangent(), ZeroTangent(), *rest)
+            return (NO, project_d(ZeroTangent()), project_e(ZeroTangent()), *rest)
         G, _ = dec.cotangent(w_bar, V_bar)
         k = np.arange(n)
         d_bar = Thunk(lambda: project_d(np.real(G[..., k, k])))
@@ -762,3 +780,117 @@ def eigh_tridiagonal_frule(tangents: Any, d: np.ndarray, e: np.ndarray, eigvals_
     dT = tridiagonal_to_dense(np.zeros_like(d) if dd is None else dd, np.zeros_like(e) if de is None else de)
     dw, dV = dec.pushforward(dT, vectors=not eigvals_only)
     return y, ProjectTo(y)(dw if eigvals_only else type_like(y, (dw, dV)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _banded_hermitian(rng: np.random.Generator, dtype: Any = np.float64) -> np.ndarray:
+    return np.triu(np.tril(hermitian(rng, dtype, 4), 1), -1)
+
+
+def _tridiagonal(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([1.0, 2.5, 4.0, 6.0]) + 0.1 * rng.standard_normal(4), 0.5 + 0.2 * rng.standard_normal(3)
+
+
+@sample_inputs(np.linalg.eigh)
+def _eigh_samples(rng: np.random.Generator) -> list[Sample]:
+    a = hermitian(rng)
+    g = eigenprojectors
+    return [
+        Sample(a, label="real symmetric (the eigenvectors themselves)"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(hermitian(rng, np.complex128), gauge_invariant=g, label="complex Hermitian (eigenprojectors)"),
+        Sample(a, "U", gauge_invariant=g, label="UPLO='U' by position"),
+        Sample(np.triu(a) + 5 * np.tril(a, -1), fkwargs={"UPLO": "U"}, gauge_invariant=g,
+               label="UPLO='U' by keyword, the lower triangle not read"),
+        Sample(np.stack([hermitian(rng), hermitian(rng)]), gauge_invariant=g, label="stack"),
+        Sample(repeated_eigenvalue(rng), gauge_invariant=cluster_invariants,
+               label="repeated eigenvalue: eigenspace projectors and cluster sums"),
+        Sample(repeated_eigenvalue(rng, np.complex128), gauge_invariant=cluster_invariants,
+               label="repeated eigenvalue, complex"),
+    ]
+
+
+@sample_inputs(np.linalg.eigvalsh)
+def _eigvalsh_samples(rng: np.random.Generator) -> list[Sample]:
+    a = hermitian(rng)
+    return [
+        Sample(a, label="real symmetric"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(hermitian(rng, np.complex128), label="complex Hermitian"),
+        Sample(a, "U", label="UPLO='U' by position"),
+        Sample(a, fkwargs={"UPLO": "U"}, label="UPLO='U' by keyword"),
+        Sample(np.stack([hermitian(rng), hermitian(rng)]), label="stack"),
+        Sample(repeated_eigenvalue(rng), gauge_invariant=pair_sum,
+               label="repeated eigenvalue: functions symmetric in the pair"),
+    ]
+
+
+@sample_inputs(sla.eigh)
+def _scipy_eigh_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = hermitian(rng), spd(3, rng)
+    h, hb = hermitian(rng, np.complex128), spd(3, rng, np.complex128)
+    g = eigenprojectors
+    out = [
+        Sample(a, gauge_invariant=g, label="real symmetric"),
+        Sample(a.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(h, gauge_invariant=g, label="complex Hermitian"),
+        Sample(a, fkwargs={"lower": False}, gauge_invariant=g, label="lower=False"),
+        Sample(a, fkwargs={"eigvals_only": True}, label="eigvals_only"),
+        Sample(h, fkwargs={"eigvals_only": True, "lower": False}, label="eigvals_only, complex, lower=False"),
+        Sample(a, fkwargs={"subset_by_index": [1, 2]}, gauge_invariant=g, label="subset_by_index"),
+        Sample(a, fkwargs={"subset_by_value": [0.0, float(np.linalg.eigvalsh(a)[1]) + 0.5], "eigvals_only": True},
+               label="subset_by_value, eigvals_only"),
+        Sample(repeated_eigenvalue(rng), gauge_invariant=cluster_invariants, label="repeated eigenvalue"),
+    ]
+    for driver in ("ev", "evd", "evr", "evx"):
+        out.append(Sample(a, fkwargs={"driver": driver}, gauge_invariant=g, label=f"driver={driver!r}"))
+    for kind in (1, 2, 3):
+        out.append(Sample(a, b, fkwargs={"type": kind}, gauge_invariant=g, label=f"generalized, type={kind}"))
+        out.append(Sample(h, hb, fkwargs={"type": kind, "lower": False}, gauge_invariant=g,
+                          label=f"generalized, complex, type={kind}, lower=False"))
+    out.append(Sample(a, b, fkwargs={"eigvals_only": True, "driver": "gvd"}, label="generalized, eigvals_only, gvd"))
+    out.append(Sample(a, b, fkwargs={"subset_by_index": [0, 1], "driver": "gvx"}, gauge_invariant=g,
+                      label="generalized, subset_by_index, gvx"))
+    return out
+
+
+@sample_inputs(sla.eigvalsh)
+def _scipy_eigvalsh_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = hermitian(rng), spd(3, rng)
+    return [
+        Sample(a, label="real symmetric"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(hermitian(rng, np.complex128), fkwargs={"lower": False}, label="complex Hermitian, lower=False"),
+        Sample(a, b, label="generalized (b by position)"),
+        Sample(a, b, fkwargs={"type": 3}, label="generalized, type=3"),
+        Sample(a, fkwargs={"subset_by_index": [2, 2]}, label="subset_by_index: the largest"),
+        Sample(repeated_eigenvalue(rng), gauge_invariant=pair_sum, label="repeated eigenvalue"),
+    ]
+
+
+@sample_inputs(sla.eig_banded)
+def _eig_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    a, h = _banded_hermitian(rng), _banded_hermitian(rng, np.complex128)
+    g = eigenprojectors
+    return [
+        Sample(hermitian_band(a, 1, False), gauge_invariant=g, label="upper form"),
+        Sample(hermitian_band(a, 1, True), True, gauge_invariant=g, label="lower form, lower by position"),
+        Sample(hermitian_band(a, 1, False).astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(hermitian_band(h, 1, False), gauge_invariant=g, label="complex Hermitian"),
+        Sample(hermitian_band(a, 1, True), fkwargs={"lower": True, "eigvals_only": True}, label="eigvals_only"),
+        Sample(hermitian_band(a, 1, False), fkwargs={"select": "i", "select_range": (1, 2)}, gauge_invariant=g,
+               label="select='i'"),
+    ]
+
+
+@sample_inputs(sla.eigh_tridiagonal)
+def _eigh_tridiagonal_samples(rng: np.random.Generator) -> list[Sample]:
+    d, e = _tridiagonal(rng)
+    g = eigenprojectors
+    return [
+        Sample(d, e, gauge_invariant=g, label="eigenpairs"),
+        Sample(d, e, True, label="eigvals_only by position"),
+        Sample(d.astype(np.float32), e.astype(np.float32), gauge_invariant=g, label="float32"),
+        Sample(d, e, fkwargs={"select": "i", "select_range": (1, 2)}, gauge_invariant=g, label="select='i'"),
+        Sample(d, e, fkwargs={"eigvals_only": True, "lapack_driver": "stebz"}, label="lapack_driver='stebz'"),
+    ]

@@ -44,15 +44,18 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets.linalg._spectral import relative_tolerance
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    mH,
-    not_implemented_in,
-    output_cotangent,
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
     passes_through,
-    tangent_value,
+    read_cotangent,
+    rrule,
+    sample_inputs,
 )
-from chainrules_core import ProjectTo, ZeroTangent, cotangent_projector, frule, rrule
 
 __all__ = ["kronecker_form"]
 
@@ -163,7 +166,7 @@ def expm_cond_rrule(A: np.ndarray, check_finite: Any = True) -> Any:
     project_a = cotangent_projector(A)
 
     def expm_cond_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, np.shape(kappa), "expm_cond pullback: output cotangent")
+        g = read_cotangent(dy, kappa, "scipy.linalg.expm_cond")
         if passes_through(g):
             return NO, project_a(g), NO
         batch, states = _states(A, kappa)
@@ -186,3 +189,16 @@ def expm_cond_frule(tangents: Any, A: np.ndarray, check_finite: Any = True) -> A
     da = np.broadcast_to(da, batch + np.shape(A)[-2:])
     out = np.array([state.tangent(da[i]) for i, state in zip(np.ndindex(batch), states)]).reshape(batch)
     return kappa, ProjectTo(kappa)(out if batch else float(out))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.expm_cond)
+def _expm_cond_samples(rng: np.random.Generator) -> list[Sample]:
+    a = 0.5 * rng.standard_normal((3, 3))
+    return [
+        Sample(a, label="3x3"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.5j * rng.standard_normal((3, 3)), label="complex"),
+        Sample(a[:2, :2], False, label="2x2, check_finite by position"),
+        Sample(np.stack([a[:2, :2], -a[:2, :2]]), label="stack"),
+    ]

@@ -59,17 +59,20 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, output_parts
+from chainrules.rulesets._samples import well_conditioned
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
+    Sample,
     Thunk,
     ZeroTangent,
     cotangent_projector,
     frule,
     not_implemented,
     rrule,
+    sample_inputs,
 )
 
 __all__ = ["GeneralizedSchur"]
@@ -254,7 +257,7 @@ def _push(batch: tuple[int, ...], decs: list[GeneralizedSchur], da: Any, db: Any
 
 
 def _inputs(tangents: Any, A: Any, B: Any) -> tuple[Any, Any, Any]:
-    da, db = input_tangent(tangents[1]), input_tangent(tangents[2])
+    da, db = tangent_value(tangents[1]), tangent_value(tangents[2])
     missing = not_implemented_in(da, db)
     batch = np.shape(A)[:-2]
     if da is not None and not isinstance(da, NotImplementedTangent):
@@ -304,11 +307,10 @@ def qz_rrule(A: np.ndarray, B: np.ndarray, output: Any = "real", lwork: Any = No
     batch, decs = _decompositions(y[0], y[1], y[2], y[3], name="qz")
 
     def qz_pullback(dy: Any) -> tuple[Any, ...]:
-        raw = output_parts(dy, ("AA", "BB", "Q", "Z"), "qz pullback")
-        missing = not_implemented_in(*raw)
+        parts = typed_cotangent_parts(dy, y, "scipy.linalg.qz")
+        missing = not_implemented_in(*parts)
         if missing is not None:
             return (NO, missing, missing, NO, NO, NO, NO, NO, NO)
-        parts = cotangent_parts(raw, y, ("AA", "BB", "Q", "Z"), "qz pullback")
         da, db = _cotangent_thunks("qz", batch, decs, A, B, parts)
         return (NO, da, db, NO, NO, NO, NO, NO, NO)
 
@@ -331,12 +333,11 @@ def qz_frule(tangents: Any, A: np.ndarray, B: np.ndarray, output: Any = "real", 
 
 def _ordqz_parts(y: Any, dy: Any) -> list[Any]:
     """``[S_bar, T_bar, Q_bar, Z_bar]`` with the cotangents of ``alpha = diag(S)`` and ``beta = diag(T)`` folded in."""
-    names = ("AA", "BB", "alpha", "beta", "Q", "Z")
-    raw = output_parts(dy, names, "ordqz pullback")
+    raw = typed_cotangent_parts(dy, y, "scipy.linalg.ordqz")
     missing = not_implemented_in(*raw)
     if missing is not None:
         return [missing]
-    sb, tb, ab, bb, qb, zb = cotangent_parts(raw, y, names, "ordqz pullback")
+    sb, tb, ab, bb, qb, zb = raw
     s, t = y[0], y[1]
     idx = np.arange(s.shape[-1])
     if ab is not None:
@@ -397,3 +398,48 @@ def ordqz_frule(tangents: Any, A: np.ndarray, B: np.ndarray, sort: Any = "lhp", 
     d_beta = dt if isinstance(dt, NotImplementedTangent) else np.real_if_close(
         np.diagonal(dt, axis1=-2, axis2=-1)).astype(beta.dtype)
     return y, tuple_tangent(y, [ds, dt, d_alpha, d_beta, dq, dz])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _pencil(rng: np.random.Generator, dtype: Any = np.float64) -> tuple[np.ndarray, np.ndarray]:
+    """``(A, B)`` with the distinct real generalized eigenvalues ``-1.5, 0.5, 2`` (``B`` well conditioned)."""
+    b = well_conditioned(3, rng, dtype)
+    x = well_conditioned(3, rng, dtype)
+    return b @ (x * np.array([-1.5, 0.5, 2.0])) @ np.linalg.inv(x), b
+
+
+def _phase_invariants(result: Any) -> tuple[Any, ...]:
+    """``|S|^2``, ``|T|^2``, the projectors on the columns of ``Q`` and ``Z`` (and ``ordqz``'s ``alpha``, ``beta``):
+    blind to the common phase ``D``."""
+    s, t, q, z = result[0], result[1], result[-2], result[-1]
+
+    def columns(m: np.ndarray) -> np.ndarray:
+        return np.einsum("ik,jk->kij", m, np.conj(m))
+
+    return (np.abs(s) ** 2, np.abs(t) ** 2, columns(q), columns(z), *result[2:-2])
+
+
+@sample_inputs(scipy.linalg.qz)
+def _qz_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = _pencil(rng)
+    ac, bc = _pencil(rng, np.complex128)
+    return [
+        Sample(a, b, label="real form, real eigenvalues"),
+        Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(a, b, "complex", gauge_invariant=_phase_invariants, label="output='complex' by position"),
+        Sample(ac, bc, gauge_invariant=_phase_invariants, label="complex"),
+        Sample(a, b, fkwargs={"check_finite": False}, label="check_finite by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.ordqz)
+def _ordqz_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = _pencil(rng)
+    ac, bc = _pencil(rng, np.complex128)
+    return [
+        Sample(a, b, label="sort='lhp', real form"),
+        Sample(a, b, "iuc", label="sort='iuc' by position"),
+        Sample(a, b, fkwargs={"sort": "ouc", "output": "complex"}, gauge_invariant=_phase_invariants,
+               label="sort='ouc', output='complex'"),
+        Sample(ac, bc, gauge_invariant=_phase_invariants, label="complex"),
+    ]

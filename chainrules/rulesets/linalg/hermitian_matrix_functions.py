@@ -42,7 +42,8 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets.linalg._frechet import divided_differences
-from chainrules.rulesets.linalg._utils import NO, differentiable, mH, output_cotangent, passes_through, project_to
+from chainrules.rulesets.linalg._samples import unitary
+from chainrules.rulesets.linalg._utils import NO, mH
 from chainrules.rulesets.linalg.matrix_exponential import exponential
 from chainrules.rulesets.linalg.matrix_functions import (
     NOT_GIVEN,
@@ -57,7 +58,21 @@ from chainrules.rulesets.linalg.matrix_functions import (
     matrix_function_rules,
 )
 from chainrules.structured import Hermitian, Symmetric
-from chainrules_core import AbstractZero, NotImplementedTangent, ProjectTo, Thunk, frule, rrule, unthunk
+from chainrules_core import (
+    AbstractZero,
+    NotImplementedTangent,
+    ProjectTo,
+    Sample,
+    Thunk,
+    cotangent_projector,
+    differentiable,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unthunk,
+)
 
 __all__ = ["DIVIDED_DIFFERENCES", "hermitian_derivative"]
 
@@ -330,13 +345,13 @@ def self_adjoint_fractional_matrix_power_rrule(A: Symmetric | Hermitian, t: Any 
     """
     y = call_required(scipy.linalg.fractional_matrix_power, A, t)
     pullback, _ = _rules("fractional_matrix_power", y, A, t)
-    project_t = project_to(t)
+    project_t = cotangent_projector(t)
 
     def fractional_matrix_power_pullback(dy: Any) -> tuple[Any, Any, Any]:
         da = pullback(dy)
         if not differentiable(t):
             return NO, da, NO
-        g = output_cotangent(dy, y.shape, "fractional_matrix_power pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.fractional_matrix_power")
         if passes_through(g):
             return NO, da, project_t(g)
         return NO, da, Thunk(lambda: project_t(np.real(np.vdot(g, y @ _log_of(A)))))
@@ -395,3 +410,59 @@ def self_adjoint_funm_frule(tangents: Any, A: Symmetric | Hermitian, func: Calla
     out = call_required(scipy.linalg.funm, A, func, disp)
     _, pushforward = _rules("funm", out, A, func)
     return out, pushforward(tangents[1])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _spectrum(rng: np.random.Generator, w: Any, dtype: Any = np.float64) -> np.ndarray:
+    """The Hermitian (real symmetric) matrix with eigenvalues ``w`` in a random eigenbasis."""
+    q = unitary(len(w), rng, dtype)
+    return ((q * np.asarray(w, dtype=float)) @ np.conj(q.T)).astype(dtype)
+
+
+def _self_adjoint_samples(rng: np.random.Generator, w: Any) -> list[Sample]:
+    a = _spectrum(rng, w)
+    return [
+        Sample(Symmetric(a), label="Symmetric"),
+        Sample(Hermitian(_spectrum(rng, w, np.complex128)), label="Hermitian"),
+        Sample(Symmetric(a.astype(np.float32), lower=True), label="Symmetric float32, lower"),
+        Sample(Symmetric(_spectrum(rng, w) + 0.2j * np.diag([1.0, -1.0, 0.5])), label="complex Symmetric"),
+        Sample(Hermitian(_spectrum(rng, [w[0], w[0], w[2]], np.complex128)), label="repeated eigenvalue"),
+    ]
+
+
+@sample_inputs(*_ONE_ARGUMENT)
+def _one_argument_samples(rng: np.random.Generator) -> list[Sample]:
+    return _self_adjoint_samples(rng, [-0.8, 0.3, 1.1])
+
+
+@sample_inputs(scipy.linalg.logm, scipy.linalg.sqrtm)
+def _log_and_sqrt_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*_self_adjoint_samples(rng, [0.5, 1.0, 2.0]),
+            Sample(Symmetric(_spectrum(rng, [-1.0, 0.5, 2.0])), label="a negative eigenvalue (complex result)"),
+            Sample(Hermitian(_spectrum(rng, [0.5, 1.0, 2.0], np.complex128)), True, label="disp by position")]
+
+
+@sample_inputs(scipy.linalg.signm)
+def _signm_samples(rng: np.random.Generator) -> list[Sample]:
+    return _self_adjoint_samples(rng, [-1.0, 0.5, 2.0])
+
+
+@sample_inputs(scipy.linalg.fractional_matrix_power)
+def _fractional_matrix_power_samples(rng: np.random.Generator) -> list[Sample]:
+    a = Symmetric(_spectrum(rng, [0.5, 1.0, 2.0]))
+    return [
+        Sample(a, 0.5, label="Symmetric, t = 0.5"),
+        Sample(Hermitian(_spectrum(rng, [0.5, 1.0, 2.0], np.complex128)), -0.7, label="Hermitian, t = -0.7"),
+        Sample(a, 3, label="Symmetric, integer t"),
+        Sample(Hermitian(_spectrum(rng, [0.5, 0.5, 2.0], np.complex128)), 1.5, label="repeated eigenvalue"),
+    ]
+
+
+@sample_inputs(scipy.linalg.funm)
+def _funm_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(Symmetric(_spectrum(rng, [-0.5, 0.4, 1.2])), np.exp, label="Symmetric, func=np.exp"),
+        Sample(Hermitian(_spectrum(rng, [-0.5, 0.4, 1.2], np.complex128)), fkwargs={"func": np.sin},
+               label="Hermitian, func by keyword"),
+        Sample(Hermitian(_spectrum(rng, [0.4, 0.4, 1.2], np.complex128)), np.cos, label="repeated eigenvalue"),
+    ]

@@ -32,9 +32,19 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, single_cotangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, mH, output_parts
-from chainrules_core import NotImplementedTangent, ProjectTo, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules.rulesets._samples import well_conditioned
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
+from chainrules_core import (
+    NotImplementedTangent,
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    rrule,
+    sample_inputs,
+)
 
 
 def _structure(dh: np.ndarray, complex_: bool) -> np.ndarray:
@@ -125,13 +135,15 @@ class _Hessenberg:
         return tuple_tangent(self.y, [dh, dq])
 
     def pullback(self, dy: Any) -> Any:
-        where = "scipy.linalg.hessenberg pullback"
         if self.calc_q:
-            dh, dq = cotangent_parts(output_parts(dy, ("H", "Q"), where), self.y, ("H", "Q"), where)
+            dh, dq = typed_cotangent_parts(dy, self.y, "scipy.linalg.hessenberg")
             h_out = self.y[0]
         else:
-            dh, dq = single_cotangent(dy, self.y, f"{where}: output cotangent"), None
+            dh, dq = typed_cotangent(dy, self.y, "scipy.linalg.hessenberg"), None
             h_out = self.y
+        missing = not_implemented_in(dh, dq)
+        if missing is not None:
+            return missing
         if self.n <= 2:
             return ZeroTangent() if dh is None else np.array(dh)
         if dh is None and dq is None:
@@ -181,4 +193,18 @@ def hessenberg_frule(tangents: Any, a: np.ndarray, calc_q: bool = False, overwri
                      check_finite: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.hessenberg``: ``dH = C + H K - K H``, ``dQ = Q K`` (``C = Q^H dA Q``)."""
     state = _Hessenberg(a, calc_q, check_finite)
-    return state.y, state.pushforward(input_tangent(tangents[1]))
+    return state.y, state.pushforward(tangent_value(tangents[1]))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.hessenberg)
+def _hessenberg_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 4))
+    return [
+        Sample(a, label="4x4, H only"),
+        Sample(a, True, label="calc_q=True by position"),
+        Sample(a.astype(np.float32), fkwargs={"calc_q": True}, label="float32, calc_q by keyword"),
+        Sample(a + 1j * rng.standard_normal((4, 4)), fkwargs={"calc_q": True}, label="complex"),
+        Sample(well_conditioned(2, rng), True, label="2x2: already Hessenberg (H = A, Q = I)"),
+        Sample(np.stack([a, rng.standard_normal((4, 4))]), True, label="stack"),
+    ]

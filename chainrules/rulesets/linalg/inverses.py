@@ -38,22 +38,30 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
+from chainrules.rulesets._samples import spd, well_conditioned
 from chainrules.rulesets.linalg._utils import (
     NO,
     assumed_structure,
     conj,
     from_triangle,
     mH,
-    output_cotangent,
-    output_parts,
-    passes_through,
-    project_to,
     structure_cotangent,
     structured_matrix,
     tangent_value,
     triangle_cotangent,
 )
-from chainrules_core import ProjectTo, ZeroTangent, frule, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
+    rrule,
+    sample_inputs,
+)
 
 
 # ---- the maths ---------------------------------------------------------------------------------------------
@@ -127,10 +135,6 @@ def pinv_pushforward_of(a: np.ndarray, x: np.ndarray, da: np.ndarray) -> np.ndar
     return first + second + third
 
 
-def _matrix_output(dy: Any, y: np.ndarray, where: str) -> Any:
-    return output_cotangent(dy, y.shape, f"{where} pullback: output cotangent")
-
-
 # ---- np.linalg.inv ---------------------------------------------------------------------------------------------
 @rrule.register(np.linalg.inv, np.ndarray)
 def inv_rrule(a: np.ndarray) -> Any:
@@ -146,10 +150,10 @@ def inv_rrule(a: np.ndarray) -> Any:
            [-0.    , -0.0625]])
     """
     y = np.linalg.inv(a)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def inv_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = _matrix_output(dy, y, "inv")
+        dy = read_cotangent(dy, y, np.linalg.inv)
         if passes_through(dy):
             return NO, project_a(dy)
         return NO, project_a(inv_pullback_of(y, dy))
@@ -207,10 +211,10 @@ def scipy_inv_rrule(a: np.ndarray, overwrite_a: bool = False, check_finite: bool
     """
     y = scipy.linalg.inv(a, check_finite=check_finite, assume_a=assume_a, lower=lower)
     structure = assumed_structure(assume_a)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def scipy_inv_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dy = _matrix_output(dy, y, "scipy.linalg.inv")
+        dy = read_cotangent(dy, y, "scipy.linalg.inv")
         if passes_through(dy):
             return NO, project_a(dy), NO, NO
         if assume_a == "diagonal":
@@ -260,10 +264,10 @@ def tensorinv_rrule(a: np.ndarray, ind: int = 2) -> Any:
     y = np.linalg.tensorinv(a, ind)
     n = math.prod(a.shape[ind:])
     y_matrix = y.reshape(n, -1)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def tensorinv_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dy = _matrix_output(dy, y, "tensorinv")
+        dy = read_cotangent(dy, y, np.linalg.tensorinv)
         if passes_through(dy):
             return NO, project_a(dy), NO
         return NO, project_a(inv_pullback_of(y_matrix, dy.reshape(y_matrix.shape)).reshape(a.shape)), NO
@@ -325,10 +329,10 @@ def pinv_rrule(a: np.ndarray, rcond: Any = None, hermitian: bool = False, **kwar
            [0. ]]), array([[-0.25,  0.  ]]))
     """
     x = np.linalg.pinv(a, rcond, hermitian, **kwargs)
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def pinv_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dy = _matrix_output(dy, x, "pinv")
+        dy = read_cotangent(dy, x, np.linalg.pinv)
         if passes_through(dy):
             return NO, project_a(dy), NO, NO
         return NO, project_a(_pinv_cotangent(a, x, dy, hermitian)), NO, NO
@@ -356,16 +360,14 @@ def pinv_frule(tangents: Any, a: np.ndarray, rcond: Any = None, hermitian: bool 
 
 
 # ---- scipy.linalg.pinv, pinvh ------------------------------------------------------------------------------------
-def _with_rank(x: np.ndarray, rank: Any, return_rank: bool) -> Any:
-    return (x, rank) if return_rank else x
-
-
-def _pinv_output(dy: Any, x: np.ndarray, return_rank: bool, where: str) -> Any:
-    """The cotangent of ``X`` from that of ``X`` or of ``(X, rank)``."""
-    if return_rank:
-        dx = output_parts(dy, ("x", "rank"), f"{where} pullback")[0]
-        return ZeroTangent() if dx is None else _matrix_output(dx, x, where)
-    return _matrix_output(dy, x, where)
+def _pinv_output(dy: Any, out: Any, return_rank: bool, where: str) -> Any:
+    """The cotangent of ``X`` from that of the output, ``X`` or ``(X, rank)`` (the rank is an integer)."""
+    if not return_rank:
+        return read_cotangent(dy, out, where)
+    parts = read_cotangents(dy, out, where)
+    if passes_through(parts):
+        return parts
+    return ZeroTangent() if parts[0] is None else parts[0]
 
 
 @rrule.register(scipy.linalg.pinv, np.ndarray)
@@ -386,10 +388,10 @@ def scipy_pinv_rrule(a: np.ndarray, **kwargs: Any) -> Any:
     out = scipy.linalg.pinv(a, **kwargs)
     return_rank = bool(kwargs.get("return_rank", False))
     x = out[0] if return_rank else out
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def scipy_pinv_pullback(dy: Any) -> tuple[Any, Any]:
-        dx = _pinv_output(dy, x, return_rank, "scipy.linalg.pinv")
+        dx = _pinv_output(dy, out, return_rank, "scipy.linalg.pinv")
         if passes_through(dx):
             return NO, project_a(dx)
         return NO, project_a(pinv_pullback_of(a, x, dx))
@@ -438,10 +440,10 @@ def pinvh_rrule(a: np.ndarray, atol: Any = None, rtol: Any = None, lower: bool =
     """
     out = scipy.linalg.pinvh(a, atol, rtol, lower, return_rank, check_finite)
     x = out[0] if return_rank else out
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def pinvh_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = _pinv_output(dy, x, return_rank, "scipy.linalg.pinvh")
+        dx = _pinv_output(dy, out, return_rank, "scipy.linalg.pinvh")
         if passes_through(dx):
             return (NO, project_a(dx)) + (NO,) * 5
         h = from_triangle(a, lower, hermitian=True)
@@ -474,3 +476,89 @@ def pinvh_frule(tangents: Any, a: np.ndarray, atol: Any = None, rtol: Any = None
         h = from_triangle(a, lower, hermitian=True)
         dx = ProjectTo(x)(pinv_pushforward_of(h, x, from_triangle(da, lower, hermitian=True)))
     return out, (ProjectTo(out)((dx, NO)) if return_rank else dx)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.inv, scipy.linalg.inv)
+def _inverse_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [
+        Sample(a, label="3x3"),
+        Sample(a.astype(np.float32), label="3x3 float32"),
+        Sample(well_conditioned(3, rng, np.complex128), label="3x3 complex"),
+        Sample(np.stack([well_conditioned(2, rng), well_conditioned(2, rng)]), label="stack of 2x2"),
+    ]
+
+
+@sample_inputs(scipy.linalg.inv)
+def _scipy_inverse_samples(rng: np.random.Generator) -> list[Sample]:
+    a, s = well_conditioned(3, rng), spd(3, rng)
+    h = spd(3, rng, np.complex128)
+    return [
+        Sample(a, False, False, label="overwrite_a, check_finite by position"),
+        *(Sample(a, fkwargs={"assume_a": kind}, label=f"assume_a={kind!r}")
+          for kind in ("general", "diagonal", "upper triangular", "lower triangular")),
+        Sample(s, fkwargs={"assume_a": "sym"}, label="assume_a='sym' (upper triangle)"),
+        Sample(s, fkwargs={"assume_a": "sym", "lower": True}, label="assume_a='sym', lower=True"),
+        Sample(h, fkwargs={"assume_a": "her", "lower": True}, label="assume_a='her', complex, lower=True"),
+        Sample(s, fkwargs={"assume_a": "pos"}, label="assume_a='pos'"),
+        Sample(h, fkwargs={"assume_a": "pos", "lower": True}, label="assume_a='pos', complex, lower=True"),
+    ]
+
+
+@sample_inputs(np.linalg.tensorinv)
+def _tensorinv_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(well_conditioned(4, rng).reshape(4, 2, 2), 1, label="(4, 2, 2), ind=1 by position"),
+        Sample(well_conditioned(4, rng).reshape(2, 2, 2, 2), label="(2, 2, 2, 2), default ind"),
+        Sample(well_conditioned(4, rng, np.complex128).reshape(2, 2, 4), fkwargs={"ind": 2},
+               label="complex, ind by keyword"),
+    ]
+
+
+def _rank_two(rng: np.random.Generator, hermitian: bool = False) -> np.ndarray:
+    """A 3x3 matrix with singular values ``(3, 1.5, 0)``: a cutoff of ``0.2 * 3`` (or an ``atol`` of ``0.3``)
+    discards the zero one, and the finite differences' steps (below ``1e-2``) keep it below that."""
+    u = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    v = u if hermitian else np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    return (u * np.array([3.0, 1.5, 0.0])) @ v.T
+
+
+@sample_inputs(np.linalg.pinv)
+def _pinv_samples(rng: np.random.Generator) -> list[Sample]:
+    tall = rng.standard_normal((4, 2))
+    return [
+        Sample(tall, label="4x2, full rank"),
+        Sample(tall.T.astype(np.float32), label="2x4 float32"),
+        Sample(tall + 1j * rng.standard_normal((4, 2)), label="4x2 complex"),
+        Sample(_rank_two(rng), 0.2, label="3x3 of rank 2, rcond by position"),
+        Sample(_rank_two(rng), fkwargs={"rtol": 0.2}, label="3x3 of rank 2, rtol by keyword"),
+        Sample(spd(3, rng) - 2 * np.eye(3), fkwargs={"hermitian": True}, label="hermitian=True (lower triangle)"),
+        Sample(spd(3, rng, np.complex128), None, True, label="complex, hermitian=True by position"),
+        Sample(rng.standard_normal((2, 3, 2)), label="stack of 3x2"),
+    ]
+
+
+@sample_inputs(scipy.linalg.pinv)
+def _scipy_pinv_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((4, 2)), label="4x2"),
+        Sample(rng.standard_normal((2, 3)).astype(np.float32), label="2x3 float32"),
+        Sample(rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3)), label="2x3 complex"),
+        Sample(_rank_two(rng), fkwargs={"atol": 0.3, "return_rank": True},
+               label="rank 2, atol and return_rank"),
+        Sample(rng.standard_normal((3, 2)), fkwargs={"rtol": 1e-12, "check_finite": False}, label="rtol"),
+    ]
+
+
+@sample_inputs(scipy.linalg.pinvh)
+def _pinvh_samples(rng: np.random.Generator) -> list[Sample]:
+    s = spd(3, rng) - 2 * np.eye(3)  # symmetric, indefinite
+    return [
+        Sample(s, label="symmetric indefinite (lower triangle)"),
+        Sample(s.astype(np.float32), label="float32"),
+        Sample(spd(3, rng, np.complex128), label="complex Hermitian"),
+        Sample(s, None, None, False, label="lower=False by position"),
+        Sample(s, fkwargs={"lower": False, "return_rank": True}, label="lower=False, return_rank by keyword"),
+        Sample(_rank_two(rng, hermitian=True), fkwargs={"atol": 0.3}, label="rank 2 of 3, atol"),
+    ]

@@ -35,9 +35,26 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, solve_triangular, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, from_triangle, mH, mT, output_parts, triangle_cotangent
-from chainrules_core import NotImplementedTangent, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules.rulesets._samples import spd
+from chainrules.rulesets.linalg._factorizations import solve_triangular, tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import (
+    NO,
+    from_triangle,
+    mH,
+    mT,
+    not_implemented_in,
+    tangent_value,
+    triangle_cotangent,
+)
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    rrule,
+    sample_inputs,
+)
 
 
 class _Blocks:
@@ -159,11 +176,12 @@ def ldl_rrule(A: np.ndarray, lower: bool = True, hermitian: bool = True, overwri
     factors = [_LDL(lu, d, perm, lower, symmetric) for lu, d, perm in parts]
 
     def ldl_pullback(dy: Any) -> tuple[Any, ...]:
-        where = "scipy.linalg.ldl pullback"
-        parts = output_parts(dy, ("lu", "d", "perm"), where)
-        d_lu, d_d = cotangent_parts(parts[:2], y[:2], ("lu", "d"), where)
+        d_lu, d_d, _ = typed_cotangent_parts(dy, y, "scipy.linalg.ldl")     # perm is an integer array
+        missing = not_implemented_in(d_lu, d_d)
+        if missing is not None:
+            return NO, missing, NO, NO, NO, NO
         if d_lu is None and d_d is None:
-            return NO, ZeroTangent(), NO, NO, NO, NO
+            return NO, project_a(ZeroTangent()), NO, NO, NO, NO
         full = np.empty(y[0].shape, dtype=y[0].dtype)
         for index, f in zip(np.ndindex(*batch), factors):
             full[index] = f.pullback(None if d_lu is None else d_lu[index], None if d_d is None else d_d[index])
@@ -178,7 +196,7 @@ def ldl_frule(tangents: Any, A: np.ndarray, lower: bool = True, hermitian: bool 
     """Forward rule of ``scipy.linalg.ldl``: ``dD = blockdiag(X)``, ``dL = L sbl(X) D^{-1}``, ``X = L^{-1} dA L^{-H}``.
     """
     y = scipy.linalg.ldl(A, lower, hermitian, False, check_finite)
-    dA = input_tangent(tangents[1])
+    dA = tangent_value(tangents[1])
     if dA is None or isinstance(dA, NotImplementedTangent):
         return y, ZeroTangent() if dA is None else dA
     symmetric = not hermitian and y[0].dtype.kind == "c"
@@ -189,3 +207,27 @@ def ldl_frule(tangents: Any, A: np.ndarray, lower: bool = True, hermitian: bool 
     for index, (lu, d, perm) in zip(np.ndindex(*batch), parts):
         d_lu[index], d_d[index] = _LDL(lu, d, perm, lower, symmetric).pushforward(dS[index])
     return y, tuple_tangent(y, [d_lu, d_d, NO])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _exactly_hermitian(a: np.ndarray) -> np.ndarray:
+    """``(a + a^H) / 2`` with an exactly real diagonal (SciPy warns about any imaginary part there)."""
+    h = (a + a.conj().T) / 2
+    return h - 1j * np.diag(np.diag(h).imag)
+
+
+@sample_inputs(scipy.linalg.ldl)
+def _ldl_samples(rng: np.random.Generator) -> list[Sample]:
+    indefinite = np.array([[0.1, 2.0, 0.3, 0.4], [2.0, 0.2, 0.5, 0.1], [0.3, 0.5, 3.0, 0.7], [0.4, 0.1, 0.7, -2.5]])
+    complex_symmetric = indefinite + 0.3j * np.array([[1.0, 0.2, 0.0, 0.1], [0.2, -1.0, 0.3, 0.0],
+                                                       [0.0, 0.3, 0.5, 0.2], [0.1, 0.0, 0.2, 0.4]])
+    return [
+        Sample(indefinite, label="indefinite: a 2x2 pivot"),
+        Sample(spd(4, rng), label="positive definite: 1x1 pivots"),
+        Sample(indefinite, False, label="lower=False by position"),
+        Sample(indefinite.astype(np.float32), fkwargs={"lower": False}, label="float32, lower by keyword"),
+        Sample(_exactly_hermitian(spd(4, rng, np.complex128) - 1.5 * np.eye(4)), label="complex Hermitian"),
+        Sample(complex_symmetric, fkwargs={"hermitian": False}, label="complex symmetric (hermitian=False)"),
+        Sample(_exactly_hermitian(complex_symmetric), True, True, False, False,
+               label="complex Hermitian, every option by position"),
+    ]

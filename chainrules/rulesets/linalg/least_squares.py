@@ -41,17 +41,20 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    mH,
-    not_implemented_in,
-    output_parts,
-    project_to,
-    tangent_value,
+from chainrules.rulesets.linalg._samples import rank_two
+from chainrules.rulesets.linalg._utils import NO, cotangent_parts, mH, not_implemented_in, tangent_value
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    not_implemented,
+    rrule,
+    sample_inputs,
 )
-from chainrules_core import ProjectTo, Tangent, Thunk, ZeroTangent, frule, not_implemented, rrule
-
-_OUTPUTS = ("x", "residuals", "rank", "s")
 
 
 class _PseudoInverse:
@@ -114,8 +117,8 @@ def _lstsq_cotangents(a: np.ndarray, b: np.ndarray, out: tuple[Any, ...], dy: An
                       where: str, driver: Any = None) -> tuple[Any, Any]:
     """Thunked cotangents ``(da, db)`` of every differentiable output of ``lstsq``."""
     x, residuals, rank, s = out
-    dx, dres, _, ds = output_parts(dy, _OUTPUTS, f"{where} pullback")
-    project_a, project_b = project_to(a), project_to(b)
+    dx, dres, _, ds = cotangent_parts(dy, out, where)       # the rank is an integer
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
     if dx is None and dres is None and ds is None:
         return project_a(ZeroTangent()), project_b(ZeroTangent())
     missing = not_implemented_in(dx, dres, ds)
@@ -215,7 +218,7 @@ def lstsq_rrule(a: np.ndarray, b: np.ndarray, rcond: Any = None) -> Any:
     out = np.linalg.lstsq(a, b, rcond)
 
     def lstsq_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        da, db = _lstsq_cotangents(a, b, out, dy, "lstsq")
+        da, db = _lstsq_cotangents(a, b, out, dy, "numpy.linalg.lstsq")
         return NO, da, db, NO
 
     return out, lstsq_pullback
@@ -282,3 +285,43 @@ def scipy_lstsq_frule(tangents: Any, a: np.ndarray, b: np.ndarray, cond: Any = N
     """
     out = scipy.linalg.lstsq(a, b, cond, check_finite=check_finite, lapack_driver=lapack_driver)
     return out, _lstsq_tangent(a, b, out, tangent_value(tangents[1]), tangent_value(tangents[2]), lapack_driver)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _without_zero_singular_value(out: Any) -> tuple[Any, ...]:
+    """``(x, residuals, s[:2])``: the zero singular value of a rank-two ``3 x 3`` matrix sits at the kink of ``|.|``,
+    where central differences see an ``O(step)`` slope and the rules the zero subgradient."""
+    return out[0], out[1], out[3][:2]
+
+
+@sample_inputs(np.linalg.lstsq)
+def _lstsq_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 2))
+    return [
+        Sample(a, rng.standard_normal(4), label="tall, full rank: x, residuals, s"),
+        Sample(a, rng.standard_normal((4, 2)), label="two right-hand sides"),
+        Sample(a.T, rng.standard_normal(2), label="wide: the minimum-norm solution, no residuals"),
+        Sample(a.astype(np.float32), rng.standard_normal(4).astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((4, 2)), rng.standard_normal(4), label="complex"),
+        Sample(rank_two(rng), rng.standard_normal(3), 0.2, gauge_invariant=_without_zero_singular_value,
+               label="rank 2 of 3, rcond by position"),
+        Sample(a, rng.standard_normal(4), fkwargs={"rcond": None}, label="rcond by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.lstsq)
+def _scipy_lstsq_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 2))
+    b = rng.standard_normal(4)
+    return [
+        Sample(a, b, label="tall, full rank (gelsd)"),
+        Sample(a, rng.standard_normal((4, 2)), label="two right-hand sides"),
+        Sample(a.T, b[:2], label="wide"),
+        Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((4, 2)), b, label="complex"),
+        Sample(rank_two(rng), b[:3], 0.2, gauge_invariant=_without_zero_singular_value,
+               label="rank 2 of 3, cond by position"),
+        *(Sample(a, b, fkwargs={"lapack_driver": driver}, label=f"lapack_driver={driver!r}")
+          for driver in ("gelsd", "gelss", "gelsy")),
+        Sample(a, b, None, False, False, False, label="options by position"),
+    ]

@@ -30,10 +30,18 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.solves import lu_factor_pullback_of, lu_factor_pushforward_of
-from chainrules_core import NotImplementedTangent, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    rrule,
+    sample_inputs,
+)
 
 
 def _factors(a: np.ndarray, permute_l: bool, check_finite: bool, p_indices: bool) -> tuple[Any, np.ndarray,
@@ -93,13 +101,15 @@ def lu_rrule(a: np.ndarray, permute_l: bool = False, overwrite_a: bool = False, 
     y, lu, perm = _factors(a, permute_l, check_finite, p_indices)
     project_a = cotangent_projector(a)
     k = min(lu.shape[-2:])
-    names = ("pl", "u") if permute_l else ("p", "l", "u")
 
     def lu_pullback(dy: Any) -> tuple[Any, ...]:
-        parts = cotangent_parts(dy, y, names, "scipy.linalg.lu pullback")
+        parts = typed_cotangent_parts(dy, y, "scipy.linalg.lu")   # the permutation's part: locally constant
         d_low, d_u = parts[-2:]
+        missing = not_implemented_in(d_low, d_u)
+        if missing is not None:
+            return NO, missing, NO, NO, NO, NO
         if d_low is None and d_u is None:
-            return NO, ZeroTangent(), NO, NO, NO, NO
+            return NO, project_a(ZeroTangent()), NO, NO, NO, NO
         if d_low is not None and permute_l:
             d_low = np.take_along_axis(d_low, perm[..., :, None], axis=-2)  # (P L)bar -> Lbar = P^T (P L)bar
         dlu = np.zeros(lu.shape, dtype=lu.dtype)
@@ -117,7 +127,7 @@ def lu_frule(tangents: Any, a: np.ndarray, permute_l: bool = False, overwrite_a:
              check_finite: bool = True, p_indices: bool = False) -> Any:
     """Forward rule of ``scipy.linalg.lu``: ``dL = L tril(F, -1)``, ``dU = triu(F) U``, ``F = L^{-1} P^T dA U^{-1}``."""
     y, lu, perm = _factors(a, permute_l, check_finite, p_indices)
-    da = input_tangent(tangents[1])
+    da = tangent_value(tangents[1])
     if da is None or isinstance(da, NotImplementedTangent):
         return y, ZeroTangent() if da is None else da
     k = min(lu.shape[-2:])
@@ -126,3 +136,19 @@ def lu_frule(tangents: Any, a: np.ndarray, permute_l: bool = False, overwrite_a:
         d_pl = np.take_along_axis(d_low, np.argsort(perm, axis=-1)[..., :, None], axis=-2)
         return y, tuple_tangent(y, [d_pl, d_u])
     return y, tuple_tangent(y, [None, d_low, d_u])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.lu)
+def _lu_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    return [
+        Sample(a, label="3x3: (P, L, U)"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((3, 3)), label="complex"),
+        Sample(rng.standard_normal((4, 2)), label="tall"),
+        Sample(rng.standard_normal((2, 4)), label="wide"),
+        Sample(a, True, label="permute_l=True by position: (PL, U)"),
+        Sample(a, fkwargs={"p_indices": True}, label="p_indices=True"),
+        Sample(np.stack([a, rng.standard_normal((3, 3))]), label="stack"),
+    ]

@@ -43,14 +43,19 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import NO, conj, input_projector, output_cotangent, passes_through, tangent_value
+from chainrules.rulesets.linalg._utils import NO, conj, tangent_value
 from chainrules.rulesets.linalg.special_matrices import diagonal_sums
 from chainrules_core import (
     NotImplementedTangent,
+    Sample,
     Thunk,
     ZeroTangent,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -121,11 +126,11 @@ def companion_rrule(a: np.ndarray) -> Any:
     array([ 1. , -0.5,  0. ])
     """
     y = scipy.linalg.companion(a)
-    project_a = input_projector(a)
+    project_a = cotangent_projector(a)
     af = _as_inexact(np.atleast_1d(a), y)
 
     def companion_pullback(dy: Any) -> tuple[Any, Any]:
-        g = output_cotangent(dy, np.shape(y), "companion pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.companion")
         if passes_through(g):
             return NO, project_a(g)
         da = _coefficient_cotangent(af, g[..., 0, :])
@@ -189,12 +194,12 @@ def fiedler_companion_rrule(a: np.ndarray) -> Any:
     array([ 3.,  0., -1.])
     """
     y = scipy.linalg.fiedler_companion(a)
-    project_a = input_projector(a)
+    project_a = cotangent_projector(a)
     af = np.atleast_1d(a)
     n = af.shape[-1]
 
     def fiedler_companion_pullback(dy: Any) -> tuple[Any, Any]:
-        g = output_cotangent(dy, np.shape(y), "fiedler_companion pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.fiedler_companion")
         if passes_through(g) or n < 2:
             return NO, project_a(g if passes_through(g) else np.zeros(np.shape(a)))
         rows, cols = fiedler_companion_positions(n)
@@ -233,11 +238,11 @@ def leslie_rrule(f: np.ndarray, s: np.ndarray) -> Any:
     (array([0., 1., 2.]), array([3., 7.]))
     """
     y = scipy.linalg.leslie(f, s)
-    project_f, project_s = input_projector(f), input_projector(s)
+    project_f, project_s = cotangent_projector(f), cotangent_projector(s)
     f_shape, s_shape = np.shape(np.atleast_1d(f)), np.shape(np.atleast_1d(s))
 
     def leslie_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, np.shape(y), "leslie pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.leslie")
         if passes_through(g):
             return NO, project_f(g), project_s(g)
         df = NO if not _inexact(f) else Thunk(
@@ -295,13 +300,13 @@ def convolution_matrix_rrule(a: np.ndarray, n: Any, mode: Any = "full") -> Any:
     array([3., 7.])
     """
     y = scipy.linalg.convolution_matrix(a, n, mode)
-    project_a = input_projector(a)
+    project_a = cotangent_projector(a)
     m = np.shape(a)[-1]
     rows = np.shape(y)[-2]
     offset = convolution_offset(m, n, mode) if mode in ("full", "same", "valid") else 0
 
     def convolution_matrix_pullback(dy: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dy, np.shape(y), "convolution_matrix pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.convolution_matrix")
         if passes_through(g):
             return NO, project_a(g), NO, NO
         sums = diagonal_sums(g)  # index rows - 1 + (j - i); a[k] sits where j - i = offset - k
@@ -327,8 +332,11 @@ def convolution_matrix_frule(tangents: Any, a: np.ndarray, n: Any, mode: Any = "
 
 # ---- diagsvd -----------------------------------------------------------------------------------------------------
 @rrule.register(scipy.linalg.diagsvd, np.ndarray)
-def diagsvd_rrule(s: np.ndarray, M: Any, N: Any) -> Any:
+def diagsvd_rrule(s: np.ndarray, M: Any = None, N: Any = None) -> Any:
     """Reverse rule of ``scipy.linalg.diagsvd(s, M, N)``: ``s_bar`` is the diagonal of the cotangent.
+
+    ``M`` and ``N`` are declared with defaults only so that the spellings ``diagsvd(s, M=2, N=3)``
+    find the rule (SciPy's own error answers a call without them).
 
     Examples
     --------
@@ -340,11 +348,11 @@ def diagsvd_rrule(s: np.ndarray, M: Any, N: Any) -> Any:
     (array([0., 4.]), NoTangent(), NoTangent())
     """
     y = scipy.linalg.diagsvd(s, M, N)
-    project_s = input_projector(s)
+    project_s = cotangent_projector(s)
     k = np.shape(s)[-1]
 
     def diagsvd_pullback(dy: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dy, np.shape(y), "diagsvd pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.diagsvd")
         if passes_through(g):
             return NO, project_s(g), NO, NO
         ds = np.diagonal(g, axis1=-2, axis2=-1)[..., :k]
@@ -354,7 +362,7 @@ def diagsvd_rrule(s: np.ndarray, M: Any, N: Any) -> Any:
 
 
 @frule.register(scipy.linalg.diagsvd, np.ndarray)
-def diagsvd_frule(tangents: Any, s: np.ndarray, M: Any, N: Any) -> Any:
+def diagsvd_frule(tangents: Any, s: np.ndarray, M: Any = None, N: Any = None) -> Any:
     """Forward rule of ``scipy.linalg.diagsvd``: ``diagsvd(ds, M, N)`` (linear)."""
     y = scipy.linalg.diagsvd(s, M, N)
     ds = tangent_value(tangents[1])
@@ -392,11 +400,11 @@ def fiedler_rrule(a: np.ndarray) -> Any:
     array([-4.,  2.,  2.])
     """
     y = scipy.linalg.fiedler(a)
-    project_a = input_projector(a)
+    project_a = cotangent_projector(a)
     af = np.asarray(a)
 
     def fiedler_pullback(dy: Any) -> tuple[Any, Any]:
-        g = output_cotangent(dy, np.shape(y), "fiedler pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.fiedler")
         if passes_through(g):
             return NO, project_a(g)
         if af.size <= 1:
@@ -421,3 +429,60 @@ def fiedler_frule(tangents: Any, a: np.ndarray) -> Any:
         return y, ZeroTangent()
     dd = da[..., :, None] - da[..., None, :]
     return y, _output_tangent(y, np.real(conj(_signs(af)) * dd))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.companion, scipy.linalg.fiedler_companion)
+def _companion_samples(rng: np.random.Generator) -> list[Sample]:
+    a = np.array([2.0, -1.0, 0.5, 3.0, 1.5])
+    return [
+        Sample(a, label="degree 4"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.3j * rng.standard_normal(5), label="complex"),
+        Sample(np.stack([a, a[::-1]]), label="stack"),
+    ]
+
+
+@sample_inputs(scipy.linalg.leslie)
+def _leslie_samples(rng: np.random.Generator) -> list[Sample]:
+    f, s = rng.random(4), rng.random(3)
+    return [
+        Sample(f, s, label="4x4"),
+        Sample(f.astype(np.float32), s.astype(np.float32), label="float32"),
+        Sample(f + 0.2j, s, label="complex f"),
+        Sample(np.stack([f, 2 * f]), s, label="stack of f, one s (broadcast)"),
+    ]
+
+
+@sample_inputs(scipy.linalg.convolution_matrix)
+def _convolution_matrix_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal(3)
+    return [
+        Sample(a, 4, label="mode='full'"),
+        Sample(a, 4, "same", label="mode='same' by position"),
+        Sample(a, 2, fkwargs={"mode": "valid"}, label="mode='valid' by keyword"),
+        Sample(a + 1j * rng.standard_normal(3), 3, label="complex"),
+        Sample(a.astype(np.float32), 5, label="float32"),
+    ]
+
+
+@sample_inputs(scipy.linalg.diagsvd)
+def _diagsvd_samples(rng: np.random.Generator) -> list[Sample]:
+    s = rng.random(3)
+    return [
+        Sample(s, 3, 3, label="square"),
+        Sample(s, 5, 3, label="tall"),
+        Sample(s.astype(np.float32), 3, 4, label="float32, wide"),
+        Sample(s + 0.1j, fkwargs={"M": 4, "N": 3}, label="complex, M and N by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.fiedler)
+def _fiedler_samples(rng: np.random.Generator) -> list[Sample]:
+    a = np.array([0.3, -1.2, 2.5, 0.9])
+    return [
+        Sample(a, label="distinct entries"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.4j * rng.standard_normal(4), label="complex"),
+        Sample(np.stack([a, a + 1]), label="stack"),
+    ]

@@ -53,17 +53,21 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets.linalg._sylvester import Sylvester, solve_stein
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    hermitian_part,
-    mH,
-    not_implemented_in,
-    output_cotangent,
+from chainrules.rulesets.linalg._utils import NO, hermitian_part, mH, not_implemented_in, tangent_value
+from chainrules.structured import Hermitian, Symmetric
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
     passes_through,
-    project_to,
-    tangent_value,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
 )
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast
 
 __all__ = ["riccati_gain"]
 
@@ -71,7 +75,6 @@ __all__ = ["riccati_gain"]
 def _dense(x: Any) -> np.ndarray:
     arr = np.asarray(x)
     return arr if arr.dtype.kind in "fc" else arr.astype(np.float64)
-
 
 
 def _cotangent(project: Callable[[Any], Any], value: Callable[[], np.ndarray], shape: tuple[int, ...]) -> Thunk:
@@ -106,12 +109,12 @@ def solve_sylvester_rrule(a: np.ndarray, b: np.ndarray, q: np.ndarray) -> Any:
            [0.2       , 0.16666667]])
     """
     x = scipy.linalg.solve_sylvester(a, b, q)
-    project_a, project_b, project_q = project_to(a), project_to(b), project_to(q)
+    project_a, project_b, project_q = cotangent_projector(a), cotangent_projector(b), cotangent_projector(q)
 
     def solve_sylvester_pullback(dx: Any) -> tuple[Any, Any, Any, Any]:
-        g = output_cotangent(dx, x.shape, "solve_sylvester pullback: output cotangent")
+        g = read_cotangent(dx, x, "scipy.linalg.solve_sylvester")
         if passes_through(g):
-            return NO, g, g, g
+            return NO, project_a(g), project_b(g), project_q(g)
         y = functools.cache(lambda: Sylvester(_dense(a), _dense(b)).solve(g, adjoint=True))
         return (NO, _cotangent(project_a, lambda: -(y() @ mH(x)), a.shape),
                 _cotangent(project_b, lambda: -(mH(x) @ y()), b.shape), _cotangent(project_q, y, q.shape))
@@ -148,12 +151,12 @@ def solve_continuous_lyapunov_rrule(a: np.ndarray, q: np.ndarray) -> Any:
            [0.  , 0.25]])
     """
     x = scipy.linalg.solve_continuous_lyapunov(a, q)
-    project_a, project_q = project_to(a), project_to(q)
+    project_a, project_q = cotangent_projector(a), cotangent_projector(q)
 
     def solve_continuous_lyapunov_pullback(dx: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dx, x.shape, "solve_continuous_lyapunov pullback: output cotangent")
+        g = read_cotangent(dx, x, "scipy.linalg.solve_continuous_lyapunov")
         if passes_through(g):
-            return NO, g, g
+            return NO, project_a(g), project_q(g)
         aw = _dense(a)
         y = functools.cache(lambda: Sylvester(aw, mH(aw)).solve(g, adjoint=True))
         return (NO, _cotangent(project_a, lambda: -(y() @ mH(x) + mH(y()) @ x), a.shape),
@@ -192,12 +195,12 @@ def solve_discrete_lyapunov_rrule(a: np.ndarray, q: np.ndarray, method: Any = No
            [0.    , 1.    ]])
     """
     x = scipy.linalg.solve_discrete_lyapunov(a, q, method)
-    project_a, project_q = project_to(a), project_to(q)
+    project_a, project_q = cotangent_projector(a), cotangent_projector(q)
 
     def solve_discrete_lyapunov_pullback(dx: Any) -> tuple[Any, Any, Any, Any]:
-        g = output_cotangent(dx, x.shape, "solve_discrete_lyapunov pullback: output cotangent")
+        g = read_cotangent(dx, x, "scipy.linalg.solve_discrete_lyapunov")
         if passes_through(g):
-            return NO, g, g, NO
+            return NO, project_a(g), project_q(g), NO
         aw = _dense(a)
         y = functools.cache(lambda: solve_stein(mH(aw), g, method))
         return (NO, _cotangent(project_a, lambda: y() @ aw @ mH(x) + mH(y()) @ aw @ x, a.shape),
@@ -339,14 +342,14 @@ _ARE_NAMES = ("a", "b", "q", "r", "e", "s")
 
 def _are_rrule(f: Callable[..., Any], kind: str, args: list[Any], balanced: bool) -> Any:
     x = f(*args, balanced=balanced)
-    projectors = [project_to(v) for v in args]
+    projectors = [cotangent_projector(v) for v in args]
     shapes = [np.shape(v) for v in args]
     name = f.__name__
 
     def are_pullback(dx: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dx, x.shape, f"{name} pullback: output cotangent")
+        g = read_cotangent(dx, x, f"scipy.linalg.{name}")
         if passes_through(g):
-            return (NO, *(NO if v is None else g for v in args), NO)
+            return (NO, *(NO if v is None else project(g) for v, project in zip(args, projectors)), NO)
         solved = functools.cache(lambda: _Riccati(kind, args, x))
         y = functools.cache(lambda: solved().adjoint(g))
         parts = functools.cache(lambda: solved().cotangents(y()))
@@ -426,3 +429,69 @@ def solve_discrete_are_frule(tangents: Any, a: np.ndarray, b: np.ndarray, q: Any
                              s: Any = None, balanced: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.solve_discrete_are``: ``P^H Z P - Z + C = 0``, ``dX = E^{-H} Z E^{-1}``."""
     return _are_frule(scipy.linalg.solve_discrete_are, "dare", tangents, [a, b, q, r, e, s], balanced)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _stable(rng: np.random.Generator, n: int = 3, dtype: Any = np.float64) -> np.ndarray:
+    """A matrix with eigenvalues in the left half-plane (``A X + X A^H = Q`` has a unique solution)."""
+    return (-2 * np.eye(n) + 0.5 * rng.standard_normal((n, n))).astype(dtype)
+
+
+@sample_inputs(scipy.linalg.solve_sylvester)
+def _sylvester_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = _stable(rng), -_stable(rng, 2)
+    q = rng.standard_normal((3, 2))
+    return [
+        Sample(a, b, q, label="3x3, 2x2"),
+        Sample(a.astype(np.float32), b.astype(np.float32), q.astype(np.float32), label="float32"),
+        Sample(a + 0.3j * rng.standard_normal((3, 3)), b, q, label="complex a"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solve_continuous_lyapunov)
+def _continuous_lyapunov_samples(rng: np.random.Generator) -> list[Sample]:
+    a, q = _stable(rng), rng.standard_normal((3, 3))
+    return [
+        Sample(a, q, label="real"),
+        Sample(a.astype(np.float32), q.astype(np.float32), label="float32"),
+        Sample(a + 0.3j * rng.standard_normal((3, 3)), q + q.T, label="complex"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solve_discrete_lyapunov)
+def _discrete_lyapunov_samples(rng: np.random.Generator) -> list[Sample]:
+    a, q = 0.3 * rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    return [
+        Sample(a, q, label="default method"),
+        Sample(a, q, "direct", label="method='direct' by position"),
+        Sample(a, q, fkwargs={"method": "bilinear"}, label="method='bilinear' by keyword"),
+        Sample(a + 0.2j * rng.standard_normal((3, 3)), q, label="complex"),
+        Sample(a.astype(np.float32), q.astype(np.float32), label="float32"),
+    ]
+
+
+def _riccati_data(rng: np.random.Generator, dtype: Any = np.float64) -> tuple[np.ndarray, ...]:
+    a = (0.5 * rng.standard_normal((3, 3))).astype(dtype)
+    b = rng.standard_normal((3, 2)).astype(dtype)
+    g = rng.standard_normal((3, 3))
+    q = (g @ g.T / 3 + np.eye(3)).astype(dtype)
+    r = (np.eye(2) + 0.1 * np.ones((2, 2))).astype(dtype)
+    return a, b, q, r
+
+
+@sample_inputs(scipy.linalg.solve_continuous_are, scipy.linalg.solve_discrete_are)
+def _riccati_samples(rng: np.random.Generator) -> list[Sample]:
+    # SciPy rejects a q or r that is not Hermitian, so they move along Hermitian directions: passed as
+    # Hermitian (Symmetric) matrices, whose tangents and cotangents are Hermitian.
+    a, b, q, r = _riccati_data(rng)
+    e = np.eye(3) + 0.1 * rng.standard_normal((3, 3))
+    s = 0.1 * rng.standard_normal((3, 2))
+    g = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    qc = g @ np.conj(g.T) / 3 + np.eye(3)
+    return [
+        Sample(a, b, Hermitian(q), Hermitian(r), label="a, b, q, r"),
+        Sample(a, b, Symmetric(q), Symmetric(r), e, s, label="with e and s by position"),
+        Sample(a, b, Hermitian(q), Hermitian(r), fkwargs={"e": e, "balanced": False},
+               label="e by keyword, balanced=False"),
+        Sample(a + 0.1j * rng.standard_normal((3, 3)), b, Hermitian(qc), Hermitian(r + 0j), label="complex"),
+    ]

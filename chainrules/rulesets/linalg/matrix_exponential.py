@@ -42,15 +42,21 @@ import numpy as np
 import scipy.linalg
 
 from chainrules.rulesets.linalg._expm_pade import PadeExponential
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    output_cotangent,
-    output_parts,
+from chainrules.rulesets.linalg._utils import NO, cotangent_parts, not_implemented_in, tangent_value
+from chainrules_core import (
+    AbstractZero,
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
     passes_through,
-    project_to,
-    tangent_value,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
 )
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, frule, rrule, unbroadcast
 
 __all__ = ["ExponentialDerivative", "exponential"]
 
@@ -172,10 +178,10 @@ def expm_rrule(A: np.ndarray) -> Any:
            [0.    , 0.    ]])
     """
     y, derivative = exponential(A)
-    project_a = project_to(A)
+    project_a = cotangent_projector(A)
 
     def expm_pullback(dy: Any) -> tuple[Any, Any]:
-        dy = output_cotangent(dy, y.shape, "expm pullback: output cotangent")
+        dy = read_cotangent(dy, y, "scipy.linalg.expm")
         if passes_through(dy):
             return NO, project_a(dy)
         return NO, project_a(derivative.pullback(dy))
@@ -205,7 +211,6 @@ def _block(a: np.ndarray, e: np.ndarray) -> np.ndarray:
     return out
 
 
-
 @rrule.register(scipy.linalg.expm_frechet, np.ndarray, np.ndarray)
 def expm_frechet_rrule(A: np.ndarray, E: np.ndarray, method: Any = None, compute_expm: bool = True,
                        check_finite: bool = True) -> Any:
@@ -226,22 +231,22 @@ def expm_frechet_rrule(A: np.ndarray, E: np.ndarray, method: Any = None, compute
     a, e = np.asarray(A), np.asarray(E)
     n = a.shape[-1]
     y_l = out[1] if compute_expm else out
-    project_a, project_e = project_to(A), project_to(E)
+    project_a, project_e = cotangent_projector(A), cotangent_projector(E)
     block = _block(_working_array(a), _working_array(e))
     derivative = ExponentialDerivative(block)
 
     def expm_frechet_pullback(dy: Any) -> tuple[Any, ...]:
-        where = "expm_frechet pullback"
         if compute_expm:
-            g_x, g_l = output_parts(dy, ("expm", "frechet"), where)
-            g_x = None if g_x is None else output_cotangent(g_x, out[0].shape, f"{where}: expm cotangent")
-            g_l = None if g_l is None else output_cotangent(g_l, y_l.shape, f"{where}: frechet cotangent")
+            g_x, g_l = cotangent_parts(dy, out, "scipy.linalg.expm_frechet")
         else:
-            g_x, g_l = None, output_cotangent(dy, y_l.shape, f"{where}: output cotangent")
-            if passes_through(g_l):
-                return NO, project_a(g_l), project_e(g_l), NO, NO, NO
+            g_x, g_l = None, read_cotangent(dy, y_l, "scipy.linalg.expm_frechet")
+            if isinstance(g_l, AbstractZero):
+                g_l = None
+        missing = not_implemented_in(g_x, g_l)
+        if missing is not None:
+            return NO, missing, missing, NO, NO, NO
         if g_x is None and g_l is None:
-            return NO, ZeroTangent(), ZeroTangent(), NO, NO, NO
+            return NO, project_a(ZeroTangent()), project_e(ZeroTangent()), NO, NO, NO
         g = np.zeros(block.shape, dtype=np.result_type(block, *(x for x in (g_x, g_l) if x is not None)))
         if g_x is not None:
             g[..., :n, :n] = g_x
@@ -274,3 +279,30 @@ def expm_frechet_frule(tangents: Any, A: np.ndarray, E: np.ndarray, method: Any 
     if compute_expm:
         return out, ProjectTo(out)((d_exp[..., :n, :n], d_exp[..., :n, n:]))
     return out, ProjectTo(out)(d_exp[..., :n, n:])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.expm)
+def _expm_samples(rng: np.random.Generator) -> list[Sample]:
+    a = 0.5 * rng.standard_normal((3, 3))
+    return [
+        Sample(a, label="3x3 (Pade, scaling and squaring)"),
+        Sample(4 * a, label="large norm (more squarings)"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.5j * rng.standard_normal((3, 3)), label="complex"),
+        Sample(np.triu(a), label="upper triangular"),
+        Sample(np.stack([a, -a]), label="stack"),
+        Sample(np.array([[0.7]]), label="1x1"),
+    ]
+
+
+@sample_inputs(scipy.linalg.expm_frechet)
+def _expm_frechet_samples(rng: np.random.Generator) -> list[Sample]:
+    a, e = 0.5 * rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    return [
+        Sample(a, e, label="(expm(A), L(A, E))"),
+        Sample(a, e, "SPS", False, label="method, compute_expm=False by position"),
+        Sample(a, e, fkwargs={"compute_expm": False, "method": "blockEnlarge"}, label="blockEnlarge"),
+        Sample(a + 0.3j * rng.standard_normal((3, 3)), e, label="complex"),
+        Sample(a.astype(np.float32), e.astype(np.float32), label="float32"),
+    ]

@@ -56,25 +56,23 @@ import scipy.linalg
 
 from chainrules.rulesets.linalg._frechet import daleckii_krein, divided_differences, frechet_by_block, sign_frechet
 from chainrules.rulesets.linalg._sylvester import Sylvester
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    differentiable,
-    mH,
-    output_cotangent,
-    output_parts,
-    passes_through,
-    project_to,
-    tangent_value,
-)
+from chainrules.rulesets.linalg._utils import NO, mH, tangent_value
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Thunk,
     ZeroTangent,
+    cotangent_projector,
+    differentiable,
     frule,
     not_implemented,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
+    sample_inputs,
     unthunk,
 )
 
@@ -269,14 +267,16 @@ def matrix_function_rules(name: str, out: Any, derivative: Callable[[], Any],
     with_error = isinstance(out, tuple)
     y = out[0] if with_error else out
     get = functools.cache(derivative)
-    where = f"{name} pullback"
+    where = f"scipy.linalg.{name}"
 
     def pullback(dy: Any) -> Any:
-        if with_error:
-            dy = output_parts(dy, ("f", "errest"), where)[0]
-            if dy is None:
-                return ZeroTangent()
-        g = output_cotangent(dy, y.shape, f"{where}: output cotangent")
+        if with_error:  # (Y, errest): the error estimate is not differentiated
+            parts = read_cotangents(dy, out, where)
+            g = parts if passes_through(parts) else parts[0]
+            if g is None:
+                return project_a(ZeroTangent())
+        else:
+            g = read_cotangent(dy, y, where)
         if passes_through(g):
             return project_a(g)
         return project_a(get().pullback(g))
@@ -316,7 +316,7 @@ def _register_one_argument(f: Callable[..., Any]) -> None:
     def matrix_function_rrule(A: np.ndarray) -> Any:
         y = f(A)
         pullback, _ = matrix_function_rules(name, y, lambda: function_derivative(name, dense(A), y),
-                                            project_to(A))
+                                            cotangent_projector(A))
 
         def matrix_function_pullback(dy: Any) -> tuple[Any, Any]:
             return NO, pullback(dy)
@@ -327,7 +327,7 @@ def _register_one_argument(f: Callable[..., Any]) -> None:
     def matrix_function_frule(tangents: Any, A: np.ndarray) -> Any:
         y = f(A)
         _, pushforward = matrix_function_rules(name, y, lambda: function_derivative(name, dense(A), y),
-                                               project_to(A))
+                                               cotangent_projector(A))
         return y, pushforward(tangents[1])
 
     matrix_function_rrule.__name__ = matrix_function_rrule.__qualname__ = f"{name}_rrule"
@@ -363,7 +363,7 @@ def logm_rrule(A: np.ndarray, disp: Any = NOT_GIVEN) -> Any:
     """
     out = scipy.linalg.logm(A, **given(disp=disp))
     pullback, _ = matrix_function_rules("logm", out, lambda: function_derivative("logm", dense(A), _output_value(out)),
-                                        project_to(A))
+                                        cotangent_projector(A))
 
     def logm_pullback(dy: Any) -> tuple[Any, Any, Any]:
         return NO, pullback(dy), NO
@@ -376,7 +376,7 @@ def logm_frule(tangents: Any, A: np.ndarray, disp: Any = NOT_GIVEN) -> Any:
     """Forward rule of ``scipy.linalg.logm``: ``dY = L_log(A, dA)``, top-right block of ``logm([[A, dA], [0, A]])``."""
     out = scipy.linalg.logm(A, **given(disp=disp))
     _, pushforward = matrix_function_rules(
-        "logm", out, lambda: function_derivative("logm", dense(A), _output_value(out)), project_to(A))
+        "logm", out, lambda: function_derivative("logm", dense(A), _output_value(out)), cotangent_projector(A))
     return out, pushforward(tangents[1])
 
 
@@ -396,7 +396,7 @@ def sqrtm_rrule(A: np.ndarray, disp: Any = NOT_GIVEN, blocksize: Any = NOT_GIVEN
     """
     out = scipy.linalg.sqrtm(A, **given(disp=disp, blocksize=blocksize))
     pullback, _ = matrix_function_rules(
-        "sqrtm", out, lambda: function_derivative("sqrtm", dense(A), _output_value(out)), project_to(A))
+        "sqrtm", out, lambda: function_derivative("sqrtm", dense(A), _output_value(out)), cotangent_projector(A))
 
     def sqrtm_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
         return NO, pullback(dy), NO, NO
@@ -409,7 +409,7 @@ def sqrtm_frule(tangents: Any, A: np.ndarray, disp: Any = NOT_GIVEN, blocksize: 
     """Forward rule of ``scipy.linalg.sqrtm``: ``dY`` solving the Sylvester equation ``X dY + dY X = dA``."""
     out = scipy.linalg.sqrtm(A, **given(disp=disp, blocksize=blocksize))
     _, pushforward = matrix_function_rules(
-        "sqrtm", out, lambda: function_derivative("sqrtm", dense(A), _output_value(out)), project_to(A))
+        "sqrtm", out, lambda: function_derivative("sqrtm", dense(A), _output_value(out)), cotangent_projector(A))
     return out, pushforward(tangents[1])
 
 
@@ -429,7 +429,7 @@ def signm_rrule(A: np.ndarray, disp: Any = NOT_GIVEN) -> Any:
     """
     out = scipy.linalg.signm(A, **given(disp=disp))
     pullback, _ = matrix_function_rules(
-        "signm", out, lambda: function_derivative("signm", dense(A), _output_value(out)), project_to(A))
+        "signm", out, lambda: function_derivative("signm", dense(A), _output_value(out)), cotangent_projector(A))
 
     def signm_pullback(dy: Any) -> tuple[Any, Any, Any]:
         return NO, pullback(dy), NO
@@ -442,7 +442,7 @@ def signm_frule(tangents: Any, A: np.ndarray, disp: Any = NOT_GIVEN) -> Any:
     """Forward rule of ``scipy.linalg.signm``: the Newton iteration on ``[[A, dA], [0, A]]``."""
     out = scipy.linalg.signm(A, **given(disp=disp))
     _, pushforward = matrix_function_rules(
-        "signm", out, lambda: function_derivative("signm", dense(A), _output_value(out)), project_to(A))
+        "signm", out, lambda: function_derivative("signm", dense(A), _output_value(out)), cotangent_projector(A))
     return out, pushforward(tangents[1])
 
 
@@ -470,17 +470,16 @@ def fractional_matrix_power_rrule(A: np.ndarray, t: Any = REQUIRED) -> Any:
     y = call_required(scipy.linalg.fractional_matrix_power, A, t)
     pullback, _ = matrix_function_rules(
         "fractional_matrix_power", y, lambda: function_derivative("fractional_matrix_power", dense(A), y, t),
-        project_to(A))
-    project_t = project_to(t)
+        cotangent_projector(A))
+    project_t = cotangent_projector(t)
 
     def fractional_matrix_power_pullback(dy: Any) -> tuple[Any, Any, Any]:
         da = pullback(dy)
         if not differentiable(t):
             return NO, da, NO
-        g = unthunk(dy)
-        if isinstance(g, (AbstractZero, NotImplementedTangent)):
+        g = read_cotangent(dy, y, "scipy.linalg.fractional_matrix_power")
+        if passes_through(g):
             return NO, da, project_t(g)
-        g = output_cotangent(g, y.shape, "fractional_matrix_power pullback: output cotangent")
         dt = Thunk(lambda: project_t(power_t_cotangent(y, scipy.linalg.logm(dense(A)), g)))
         return NO, da, dt
 
@@ -493,7 +492,7 @@ def fractional_matrix_power_frule(tangents: Any, A: np.ndarray, t: Any = REQUIRE
     y = call_required(scipy.linalg.fractional_matrix_power, A, t)
     _, pushforward = matrix_function_rules(
         "fractional_matrix_power", y, lambda: function_derivative("fractional_matrix_power", dense(A), y, t),
-        project_to(A))
+        cotangent_projector(A))
     dy = pushforward(tangents[1])
     dt = tangent_value(tangents[2])
     if dt is None or not differentiable(t):
@@ -521,7 +520,7 @@ def funm_rrule(A: np.ndarray, func: Callable[..., Any] = REQUIRED, disp: bool = 
     """
     out = call_required(scipy.linalg.funm, A, func, disp)
     pullback, _ = matrix_function_rules(
-        "funm", out, lambda: function_derivative("funm", dense(A), _output_value(out), func), project_to(A))
+        "funm", out, lambda: function_derivative("funm", dense(A), _output_value(out), func), cotangent_projector(A))
 
     def funm_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
         return NO, pullback(dy), NO, NO
@@ -534,5 +533,71 @@ def funm_frule(tangents: Any, A: np.ndarray, func: Callable[..., Any] = REQUIRED
     """Forward rule of ``scipy.linalg.funm(A, func)``: ``V (F ∘ (V^{-1} dA V)) V^{-1}`` (``F``: divided differences)."""
     out = call_required(scipy.linalg.funm, A, func, disp)
     _, pushforward = matrix_function_rules(
-        "funm", out, lambda: function_derivative("funm", dense(A), _output_value(out), func), project_to(A))
+        "funm", out, lambda: function_derivative("funm", dense(A), _output_value(out), func), cotangent_projector(A))
     return out, pushforward(tangents[1])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _near_identity(rng: np.random.Generator, dtype: Any = np.float64, n: int = 3) -> np.ndarray:
+    """``I + 0.3 G``: eigenvalues near 1, away from the branch cuts of ``log`` and ``sqrt``."""
+    g = 0.3 * rng.standard_normal((n, n)) / np.sqrt(n)
+    if np.dtype(dtype).kind == "c":
+        g = g + 0.3j * rng.standard_normal((n, n)) / np.sqrt(n)
+    return (np.eye(n) + g).astype(dtype)
+
+
+def _function_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _near_identity(rng)
+    return [
+        Sample(a, label="3x3"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(_near_identity(rng, np.complex128), label="complex"),
+        Sample(np.stack([_near_identity(rng, n=2), _near_identity(rng, n=2)]), label="stack"),
+    ]
+
+
+@sample_inputs(*TRIGONOMETRIC)
+def _trigonometric_samples(rng: np.random.Generator) -> list[Sample]:
+    return _function_samples(rng)
+
+
+@sample_inputs(scipy.linalg.logm, scipy.linalg.sqrtm)
+def _log_and_sqrt_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*_function_samples(rng), Sample(_near_identity(rng), True, label="disp=True by position")]
+
+
+@sample_inputs(scipy.linalg.signm)
+def _signm_samples(rng: np.random.Generator) -> list[Sample]:
+    x = np.eye(3) + 0.3 * rng.standard_normal((3, 3))
+    a = (x * np.array([2.0, -1.0, 1.5])) @ np.linalg.inv(x)       # no eigenvalue near the imaginary axis
+    return [
+        Sample(a, label="eigenvalues of both signs"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 0.2j * rng.standard_normal((3, 3)), label="complex"),
+    ]
+
+
+@sample_inputs(scipy.linalg.fractional_matrix_power)
+def _fractional_matrix_power_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _near_identity(rng)
+    return [
+        Sample(a, 0.5, label="t = 0.5 (differentiated)"),
+        Sample(a, -1.3, label="t = -1.3"),
+        Sample(a, 2, label="integer t (not differentiated)"),
+        Sample(_near_identity(rng, np.complex128), 0.7, label="complex"),
+        Sample(a.astype(np.float32), np.float32(0.25), label="float32"),
+        Sample(a, fkwargs={"t": 0.5}, label="t by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.funm)
+def _funm_samples(rng: np.random.Generator) -> list[Sample]:
+    x = np.eye(3) + 0.3 * rng.standard_normal((3, 3))
+    a = (x * np.array([0.5, 1.0, 2.0])) @ np.linalg.inv(x)       # distinct eigenvalues
+    return [
+        Sample(a, np.exp, label="func=np.exp by position"),
+        Sample(a, fkwargs={"func": np.sin}, label="func=np.sin by keyword"),
+        Sample(a + 0.2j * rng.standard_normal((3, 3)), np.cos, label="complex"),
+        Sample(a, np.exp, False, output_tangent=(rng.standard_normal((3, 3)), ZeroTangent()),
+               label="disp=False: (F, errest), the estimate not differentiated"),
+    ]

@@ -11,6 +11,11 @@ cotangent is its real part. With ``sgn(x) = x / |x|`` (``0`` at ``0``) and
   cotangent goes to the entries of largest / smallest magnitude; ``p = 0`` counts non-zeros
   and has zero derivative. At a zero entry ``sgn(0) = 0``: for ``p <= 1`` that is the
   subgradient central differences see; the norm of a zero vector gets a zero cotangent.
+  A floating ``ord`` given by position (``norm(x, 1.5)``) is differentiated too: with
+  ``S = sum |x_i|^p``, ``d y / d p = y (sum |x_i|^p log|x_i| / (p S) - log(S) / p^2)``
+  (zero entries contribute nothing for ``p > 0``). An integer ``ord``, the matrix orders
+  and ``inf`` (which stays ``inf``) get ``NoTangent()``; a floating ``ord = 0.0`` (the count
+  of non-zeros, discontinuous in ``ord``) gets ``not_implemented``.
 * induced matrix norms: ``ord = 1`` / ``-1`` (largest / smallest column sum of ``|x|``):
   ``dy sgn(x)`` on the extreme columns; ``inf`` / ``-inf`` the same on rows. Spectral norms
   use the SVD ``x = U S V^H`` (Magnus & Neudecker, "Matrix Differential Calculus", ch. 8;
@@ -39,16 +44,22 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    mH,
-    output_cotangent,
-    passes_through,
-    project_to,
-    tangent_value,
-)
+from chainrules.rulesets._samples import well_conditioned
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.inverses import inv_pullback_of, inv_pushforward_of
-from chainrules_core import ProjectTo, ZeroTangent, frule, rrule
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    differentiable,
+    frule,
+    not_implemented,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+)
 
 _SPECTRAL = (2, -2, "nuc")
 
@@ -190,33 +201,94 @@ def _tangent_dtype(y: Any) -> Any:
     return ProjectTo(y)
 
 
+_ORDER_ZERO = ("norm: ord=0.0 counts the non-zero entries, which is discontinuous in ord (any other ord is a "
+               "p-norm): no derivative with respect to ord there")
+
+
+def _order_is_differentiated(ord: Any, matrix: bool, nargs: int) -> bool:
+    """Whether a positional ``ord`` gets a derivative: a floating, finite ``ord`` of a vector norm."""
+    return nargs > 0 and not matrix and differentiable(ord) and np.ndim(ord) == 0 and bool(np.isfinite(ord))
+
+
+def order_derivative(x: np.ndarray, y_kept: np.ndarray, p: float, axes: tuple[int, ...]) -> np.ndarray:
+    """``d ||x||_p / d p`` over ``axes`` (the shape of ``y_kept``, the norm with those axes kept).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.rulesets.linalg.norms import order_derivative
+    >>> x = np.array([3.0, 4.0])
+    >>> h = 1e-6
+    >>> fd = (np.linalg.norm(x, 2 + h) - np.linalg.norm(x, 2 - h)) / (2 * h)
+    >>> bool(np.isclose(order_derivative(x, np.array([5.0]), 2.0, (0,))[0], fd))
+    True
+    """
+    magnitude = np.abs(x)
+    zero = magnitude == 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        powers = magnitude ** p
+        logs = np.log(np.where(zero, 1, magnitude))
+        total = np.sum(powers, axis=axes, keepdims=True)
+        weighted = np.sum(np.where(zero, 0, powers * logs), axis=axes, keepdims=True)
+        d = y_kept * (weighted / (p * total) - np.log(total) / p ** 2)
+    return np.where((y_kept == 0) | ~np.isfinite(total), 0, d)
+
+
 def _norm_rule(f: Any, x: np.ndarray, y: Any, axes: tuple[int, ...], matrix: bool, ord: Any, nargs: int,
                where: str) -> Any:
-    """The pullback shared by the norm functions (``nargs`` positional parameters after ``x``)."""
+    """The pullback shared by the norm functions (``nargs`` positional parameters after ``x``, ``ord`` first)."""
     derivative = _NormDerivative(np.asarray(x), ord, axes, matrix, y)
-    project_x = project_to(x)
+    project_x = cotangent_projector(x)
     tail = (NO,) * nargs
+    by_order = _order_is_differentiated(ord, matrix, nargs)
+    project_ord = cotangent_projector(ord)
 
     def norm_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = output_cotangent(dy, np.shape(y), f"{where} pullback: output cotangent")
+        dy = read_cotangent(dy, y, where)
         if passes_through(dy):
-            return (NO, project_x(dy), *tail)
-        return (NO, project_x(derivative.cotangent(dy)), *tail)
+            return (NO, project_x(dy), *((project_ord(dy),) + tail[1:] if by_order else tail))
+        dx = project_x(derivative.cotangent(dy))
+        if not by_order:
+            return (NO, dx, *tail)
+        if ord == 0:
+            return (NO, dx, not_implemented(_ORDER_ZERO), *tail[1:])
+        g = np.real(np.reshape(dy, derivative.y_kept.shape))
+        d_ord = np.sum(g * order_derivative(np.asarray(x), derivative.y_kept, float(ord), axes))
+        return (NO, dx, project_ord(d_ord), *tail[1:])
 
     norm_pullback.__name__ = f"{where.rsplit('.', 1)[-1]}_pullback"
     norm_pullback.__qualname__ = norm_pullback.__name__
     return y, norm_pullback
 
 
-def _norm_pushforward(x: np.ndarray, y: Any, axes: tuple[int, ...], matrix: bool, ord: Any, dx: Any) -> Any:
+def _norm_pushforward(x: np.ndarray, y: Any, axes: tuple[int, ...], matrix: bool, ord: Any, dx: Any,
+                      d_ord: Any = None) -> Any:
+    """``dy`` for the tangent ``dx`` of ``x`` and, when ``ord`` is differentiated, ``d_ord`` of ``ord``."""
     dx = tangent_value(dx)
-    if dx is None or passes_through(dx):
-        return ZeroTangent() if dx is None else dx
-    dy = _NormDerivative(np.asarray(x), ord, axes, matrix, y).tangent(np.broadcast_to(dx, np.shape(x)))
+    d_ord = tangent_value(d_ord) if d_ord is not None and _order_is_differentiated(ord, matrix, 1) else None
+    missing = not_implemented_in(dx, d_ord)
+    if missing is not None:
+        return missing
+    if d_ord is not None and ord == 0:
+        return not_implemented(_ORDER_ZERO)
+    if dx is None and d_ord is None:
+        return ZeroTangent()
+    derivative = _NormDerivative(np.asarray(x), ord, axes, matrix, y)
+    dy: Any = 0
+    if dx is not None:
+        dy = derivative.tangent(np.broadcast_to(dx, np.shape(x)))
+    if d_ord is not None:
+        by_order = order_derivative(np.asarray(x), derivative.y_kept, float(ord), axes)
+        dy = dy + np.real(d_ord) * np.reshape(by_order, np.shape(dy) if np.ndim(dy) else np.shape(by_order))
     return ProjectTo(y)(np.reshape(dy, np.shape(y)))
 
 
 # ---- np.linalg.norm, scipy.linalg.norm -------------------------------------------------------------------------
+def _order_tangent(tangents: Any) -> Any:
+    """The tangent of a positional ``ord`` (``None`` when ``ord`` was not given by position)."""
+    return tangents[2] if len(tangents) > 2 else None
+
+
 @rrule.register(np.linalg.norm, np.ndarray)
 def norm_rrule(x: np.ndarray, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Reverse rule of ``np.linalg.norm``: every vector and matrix ``ord``, any ``axis``, ``keepdims``.
@@ -232,7 +304,7 @@ def norm_rrule(x: np.ndarray, ord: Any = None, axis: Any = None, keepdims: bool 
     """
     y = np.linalg.norm(x, ord, axis, keepdims)
     axes, matrix, effective = _norm_layout(x, ord, axis)
-    return _norm_rule(np.linalg.norm, x, y, axes, matrix, effective, 3, "norm")
+    return _norm_rule(np.linalg.norm, x, y, axes, matrix, effective, 3, "numpy.linalg.norm")
 
 
 @frule.register(np.linalg.norm, np.ndarray)
@@ -248,7 +320,7 @@ def norm_frule(tangents: Any, x: np.ndarray, ord: Any = None, axis: Any = None, 
     """
     y = np.linalg.norm(x, ord, axis, keepdims)
     axes, matrix, effective = _norm_layout(x, ord, axis)
-    return y, _norm_pushforward(x, y, axes, matrix, effective, tangents[1])
+    return y, _norm_pushforward(x, y, axes, matrix, effective, tangents[1], _order_tangent(tangents))
 
 
 @rrule.register(scipy.linalg.norm, np.ndarray)
@@ -285,7 +357,7 @@ def scipy_norm_frule(tangents: Any, a: np.ndarray, ord: Any = None, axis: Any = 
     """
     y = scipy.linalg.norm(a, ord, axis, keepdims, check_finite)
     axes, matrix, effective = _norm_layout(a, ord, axis)
-    return y, _norm_pushforward(a, y, axes, matrix, effective, tangents[1])
+    return y, _norm_pushforward(a, y, axes, matrix, effective, tangents[1], _order_tangent(tangents))
 
 
 # ---- np.linalg.vector_norm, matrix_norm ------------------------------------------------------------------------
@@ -307,7 +379,8 @@ def vector_norm_rrule(x: np.ndarray, *, axis: Any = None, keepdims: bool = False
            [ 0.,  0.]]))
     """
     y = np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
-    return _norm_rule(np.linalg.vector_norm, x, y, _vector_norm_axes(x, axis), False, ord, 0, "vector_norm")
+    return _norm_rule(np.linalg.vector_norm, x, y, _vector_norm_axes(x, axis), False, ord, 0,
+                      "numpy.linalg.vector_norm")
 
 
 @frule.register(np.linalg.vector_norm, np.ndarray)
@@ -343,7 +416,7 @@ def matrix_norm_rrule(x: np.ndarray, *, keepdims: bool = False, ord: Any = "fro"
            [0., 1.]]))
     """
     y = np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
-    return _norm_rule(np.linalg.matrix_norm, x, y, _matrix_axes(x), True, ord, 0, "matrix_norm")
+    return _norm_rule(np.linalg.matrix_norm, x, y, _matrix_axes(x), True, ord, 0, "numpy.linalg.matrix_norm")
 
 
 @frule.register(np.linalg.matrix_norm, np.ndarray)
@@ -420,14 +493,14 @@ def cond_rrule(x: np.ndarray, p: Any = None) -> Any:
            [ 0. , -1. ]]))
     """
     y = np.linalg.cond(x, p)
-    project_x = project_to(x)
+    project_x = cotangent_projector(x)
 
     def cond_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dy = output_cotangent(dy, np.shape(y), "cond pullback: output cotangent")
+        dy = read_cotangent(dy, y, "numpy.linalg.cond")
         if passes_through(dy):
             return NO, project_x(dy), NO
         _check_finite_condition(y, "cond pullback")
-        return NO, project_x(_cond_parts(x, p)[0](dy)), NO
+        return NO, project_x(_cond_parts(x, p)[0](np.asarray(dy))), NO
 
     return y, cond_pullback
 
@@ -449,3 +522,62 @@ def cond_frule(tangents: Any, x: np.ndarray, p: Any = None) -> Any:
         return y, ZeroTangent() if dx is None else dx
     _check_finite_condition(y, "cond frule")
     return y, ProjectTo(y)(np.reshape(_cond_parts(x, p)[1](dx), np.shape(y)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.norm, scipy.linalg.norm)
+def _norm_samples(rng: np.random.Generator) -> list[Sample]:
+    v = np.array([0.5, -1.5, 2.0, -0.3])
+    m = rng.standard_normal((3, 4))
+    out = [
+        Sample(v, label="vector, 2-norm"),
+        Sample(v.astype(np.float32), label="float32"),
+        Sample(v + 1j * rng.standard_normal(4), label="complex vector"),
+        Sample(m, label="matrix, Frobenius"),
+        Sample(rng.standard_normal((2, 3, 4)), fkwargs={"axis": (1, 2), "keepdims": True}, label="stack, keepdims"),
+        Sample(m, None, 1, label="axis=1 by position"),
+    ]
+    vector_orders: tuple[Any, ...] = (1, 3, np.inf, -np.inf, 0.5, -1.5, 2.5)
+    for order in vector_orders:
+        out.append(Sample(v, order, label=f"vector, ord={order} by position"))
+    matrix_orders: tuple[Any, ...] = ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf)
+    for order in matrix_orders:
+        out.append(Sample(m, fkwargs={"ord": order}, label=f"matrix, ord={order!r}"))
+    return out
+
+
+@sample_inputs(np.linalg.vector_norm)
+def _vector_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    m = rng.standard_normal((3, 4))
+    return [
+        Sample(m, label="every entry"),
+        Sample(m.astype(np.float32), fkwargs={"axis": 0}, label="float32, axis=0"),
+        Sample(m + 1j * rng.standard_normal((3, 4)), fkwargs={"ord": 1, "keepdims": True}, label="complex, ord=1"),
+        Sample(m, fkwargs={"ord": np.inf, "axis": (0, 1)}, label="ord=inf, both axes"),
+        Sample(m, fkwargs={"ord": 3}, label="ord=3"),
+    ]
+
+
+@sample_inputs(np.linalg.matrix_norm)
+def _matrix_norm_samples(rng: np.random.Generator) -> list[Sample]:
+    m = rng.standard_normal((2, 3, 4))
+    return [
+        Sample(m, label="stack, Frobenius"),
+        Sample(m.astype(np.float32), fkwargs={"ord": "nuc"}, label="float32, nuclear"),
+        Sample(m[0] + 1j * rng.standard_normal((3, 4)), fkwargs={"ord": 2}, label="complex, spectral"),
+        Sample(m, fkwargs={"ord": 1, "keepdims": True}, label="ord=1, keepdims"),
+        Sample(m, fkwargs={"ord": -np.inf}, label="ord=-inf"),
+    ]
+
+
+@sample_inputs(np.linalg.cond)
+def _cond_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [
+        Sample(a, label="2-norm condition number"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(well_conditioned(3, rng, np.complex128), label="complex"),
+        Sample(rng.standard_normal((4, 2)), label="rectangular"),
+        *(Sample(a, order, label=f"p={order!r} by position") for order in ("fro", 1, -2, np.inf)),
+        Sample(a, fkwargs={"p": "nuc"}, label="p='nuc' by keyword"),
+    ]

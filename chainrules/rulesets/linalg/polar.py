@@ -28,9 +28,18 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, mH
-from chainrules_core import NotImplementedTangent, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules.rulesets._samples import well_conditioned
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
+from chainrules_core import (
+    NotImplementedTangent,
+    Sample,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    rrule,
+    sample_inputs,
+)
 
 
 class _TallCore:
@@ -144,9 +153,12 @@ def polar_rrule(a: np.ndarray, side: str = "right") -> Any:
     project_a = cotangent_projector(a)
 
     def polar_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        du, dp = cotangent_parts(dy, y, ("u", "p"), "scipy.linalg.polar pullback")
+        du, dp = typed_cotangent_parts(dy, y, "scipy.linalg.polar")
+        missing = not_implemented_in(du, dp)
+        if missing is not None:
+            return NO, missing, NO
         if du is None and dp is None:
-            return NO, ZeroTangent(), NO
+            return NO, project_a(ZeroTangent()), NO
         da = np.empty(a.shape, dtype=y[0].dtype)
         for i, part in zip(state.index, state.parts):
             da[i] = part.pullback(None if du is None else du[i], None if dp is None else dp[i])
@@ -161,7 +173,7 @@ def polar_frule(tangents: Any, a: np.ndarray, side: str = "right") -> Any:
     """
     state = _Stack(a, side)
     y = state.y
-    da = input_tangent(tangents[1])
+    da = tangent_value(tangents[1])
     if da is None or isinstance(da, NotImplementedTangent):
         return y, ZeroTangent() if da is None else da
     da = da.astype(y[0].dtype, copy=False)
@@ -169,3 +181,18 @@ def polar_frule(tangents: Any, a: np.ndarray, side: str = "right") -> Any:
     for i, part in zip(state.index, state.parts):
         du[i], dp[i] = part.pushforward(da[i])
     return y, tuple_tangent(y, [du, dp])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.polar)
+def _polar_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(3, rng)
+    return [
+        Sample(a, label="square, side='right'"),
+        Sample(a, "left", label="side='left' by position"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(well_conditioned(3, rng, np.complex128), fkwargs={"side": "left"}, label="complex, side by keyword"),
+        Sample(rng.standard_normal((4, 2)), label="tall"),
+        Sample(rng.standard_normal((2, 4)), label="wide"),
+        Sample(np.stack([a, well_conditioned(3, rng)]), label="stack"),
+    ]

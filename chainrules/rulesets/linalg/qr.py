@@ -30,7 +30,8 @@ so ``Q`` and ``R`` are differentiable functions of a full-rank ``A``.
 * **Raw** modes (``'raw'``: LAPACK's Householder vectors and scalars): only the entries
   holding ``R`` have a derivative here; a cotangent on the reflectors gives
   ``not_implemented`` (their derivative is LAPACK's Householder construction, not written
-  yet), and so does forward mode.
+  yet), and so does forward mode, for the whole output (``R``'s tangent included: one
+  ``not_implemented`` tangent rather than a tuple that is partly not implemented).
 * **Pivoting** (``scipy.linalg.qr(pivoting=True)``, ``A[:, p] = Q R``): the column
   permutation is locally constant; the rules above apply to ``A[:, p]`` and ``p`` gets
   ``NoTangent()``.
@@ -54,23 +55,24 @@ import scipy.linalg
 
 from chainrules.rulesets.linalg._factorizations import (
     copyltu,
-    cotangent_parts,
-    input_tangent,
     multiply_triangular,
-    single_cotangent,
     solve_triangular,
     tuple_tangent,
+    typed_cotangent,
+    typed_cotangent_parts,
 )
-from chainrules.rulesets.linalg._utils import NO, mH, output_parts
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     AbstractZero,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     not_implemented,
     rrule,
+    sample_inputs,
 )
 
 __all__ = ["qr_pullback_of", "qr_pushforward_of"]
@@ -222,7 +224,7 @@ def _as_float(a: np.ndarray, like: np.ndarray) -> np.ndarray:
 
 
 def _input(tangents: Any) -> Any:
-    return input_tangent(tangents[1])
+    return tangent_value(tangents[1])
 
 
 def _raw_r_cotangent(d_qr: np.ndarray | None, d_tau: np.ndarray | None, k: int) -> Any:
@@ -261,14 +263,18 @@ class _NumpyQR:
         self.a = _as_float(a, self.r)
 
     def pullback(self, dy: Any) -> Any:
-        where = "qr pullback"
+        f = "numpy.linalg.qr"
         if self.mode in ("reduced", "complete"):
-            dq, dr = cotangent_parts(dy, (self.q, self.r), ("Q", "R"), where)
-            return _factors_pullback(self.a, self.q, self.r, dq, dr)
+            dq, dr = typed_cotangent_parts(dy, self.y, f)
+            missing = not_implemented_in(dq, dr)
+            return missing if missing is not None else _factors_pullback(self.a, self.q, self.r, dq, dr)
         if self.mode == "r":
-            return _factors_pullback(self.a, self.q, self.r, None, single_cotangent(dy, self.y, where))
-        h, tau = self.y  # 'raw': h is the transpose of LAPACK's (m, n) array
-        d_h, d_tau = cotangent_parts(dy, (h, tau), ("h", "tau"), where)
+            dr = typed_cotangent(dy, self.y, f)
+            return dr if isinstance(dr, NotImplementedTangent) else _factors_pullback(self.a, self.q, self.r, None, dr)
+        d_h, d_tau = typed_cotangent_parts(dy, self.y, f)  # 'raw': h is the transpose of LAPACK's (m, n) array
+        missing = not_implemented_in(d_h, d_tau)
+        if missing is not None:
+            return missing
         dr = _raw_r_cotangent(None if d_h is None else np.swapaxes(d_h, -1, -2), d_tau, self.r.shape[-2])
         if isinstance(dr, NotImplementedTangent):
             return dr
@@ -278,7 +284,7 @@ class _NumpyQR:
         if da is None or isinstance(da, NotImplementedTangent):
             return ZeroTangent() if da is None else da
         if self.mode == "raw":
-            return tuple_tangent(self.y, [not_implemented(_RAW_REASON), not_implemented(_RAW_REASON)])
+            return not_implemented(_RAW_REASON)
         dq, dr = _factors_pushforward(self.a, self.q, self.r, da)
         if self.mode == "r":
             return ProjectTo(self.y)(dr)
@@ -340,27 +346,25 @@ class _ScipyQR:
         a = _as_float(a, self.r)
         self.a = a if self.perm is None else _columns(a, self.perm)
 
-    def _names(self) -> tuple[str, ...]:
-        head = {"full": ("Q", "R"), "economic": ("Q", "R"), "r": ("R",), "raw": ("(qr, tau)", "R")}[self.mode]
-        return head + (("P",) if self.pivoting else ())
-
     def pullback(self, dy: Any) -> Any:
-        where = "scipy.linalg.qr pullback"
+        f = "scipy.linalg.qr"
         if self.single:
-            dq, dr = None, single_cotangent(dy, self.y, f"{where}: output cotangent")
+            dq, dr = None, typed_cotangent(dy, self.y, f)
+            if isinstance(dr, NotImplementedTangent):
+                return dr
         else:
-            parts = output_parts(dy, self._names(), where)
+            parts = typed_cotangent_parts(dy, self.y, f)   # the pivots (last) are integers
+            missing = not_implemented_in(*parts)
+            if missing is not None:
+                return missing
             if self.mode in ("full", "economic"):
-                dq, dr = cotangent_parts(parts[:2], (self.y[0], self.y[1]), ("Q", "R"), where)
+                dq, dr = parts[0], parts[1]
             elif self.mode == "r":
-                dq, dr = None, cotangent_parts(parts[:1], (self.y[0],), ("R",), where)[0]
-            else:
-                raw, r_out = self.y[0], self.y[1]
-                d_qr, d_tau = (None, None) if parts[0] is None else cotangent_parts(
-                    parts[0], raw, ("qr", "tau"), f"{where}: cotangent of (qr, tau)")
-                d_r = cotangent_parts(parts[1:2], (r_out,), ("R",), where)[0]
+                dq, dr = None, parts[0]
+            else:  # ((qr, tau), R)
+                d_qr, d_tau = (None, None) if parts[0] is None else parts[0]
                 in_raw = _raw_r_cotangent(d_qr, d_tau, self.r.shape[-2])
-                dq, dr = None, _sum_or_missing(in_raw, d_r)
+                dq, dr = None, _sum_or_missing(in_raw, parts[1])
                 if isinstance(dr, NotImplementedTangent):
                     return dr
         if self.mode == "r" and dr is not None:
@@ -387,8 +391,7 @@ class _ScipyQR:
             return tuple_tangent(self.y, [dq, dr, *tail])
         if self.mode == "r":
             return tuple_tangent(self.y, [dr, *tail])
-        raw = tuple_tangent(self.y[0], [not_implemented(_RAW_REASON), not_implemented(_RAW_REASON)])
-        return tuple_tangent(self.y, [raw, dr, *tail])
+        return not_implemented(_RAW_REASON + " (in forward mode for the whole output, R's tangent included)")
 
 
 @rrule.register(scipy.linalg.qr, np.ndarray)
@@ -445,13 +448,17 @@ class _ScipyRQ:
         self.a = _flip_h(_as_float(a, r))
 
     def pullback(self, dy: Any) -> Any:
-        where = "scipy.linalg.rq pullback"
         if self.mode == "r":
-            dr, dq = single_cotangent(dy, self.y, f"{where}: output cotangent"), None
+            dr, dq = typed_cotangent(dy, self.y, "scipy.linalg.rq"), None
+            if isinstance(dr, NotImplementedTangent):
+                return dr
             if dr is not None:  # mode='r' returns all n columns of R (those left of the triangle are zeros)
                 dr = dr[..., :, dr.shape[-1] - self.r.shape[-2]:]
         else:
-            dr, dq = cotangent_parts(dy, self.y, ("R", "Q"), where)
+            dr, dq = typed_cotangent_parts(dy, self.y, "scipy.linalg.rq")
+            missing = not_implemented_in(dr, dq)
+            if missing is not None:
+                return missing
         da = _factors_pullback(self.a, self.q, self.r, None if dq is None else _flip_h(dq),
                                None if dr is None else _flip_h(dr))
         return da if isinstance(da, (AbstractZero, NotImplementedTangent)) else _flip_h(da)
@@ -499,3 +506,68 @@ def rq_frule(tangents: Any, a: np.ndarray, overwrite_a: bool = False, lwork: Any
     """Forward rule of ``scipy.linalg.rq``: the QR pushforward of ``J A^H J``."""
     state = _ScipyRQ(a, lwork, mode, check_finite)
     return state.y, state.pushforward(_input(tangents))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _complement_free(result: Any) -> tuple[Any, ...]:
+    """``Q``'s first ``k`` columns, ``R`` and the projector on the rest of ``Q``: blind to the free basis ``Q2 W``
+    of the complete factorization (``k`` the number of ``R``'s rows that hold the triangle)."""
+    q, r = result[0], result[1]
+    k = min(r.shape[-2:])
+    q2 = q[..., :, k:]
+    return q[..., :, :k], r, q2 @ np.conj(np.swapaxes(q2, -1, -2))
+
+
+def _rq_complement_free(result: Any) -> tuple[Any, ...]:
+    """``scipy.linalg.rq``'s counterpart of :func:`_complement_free` (the free rows are ``Q``'s first ones)."""
+    r, q = result[0], result[1]
+    k = min(r.shape[-2:])
+    q2 = q[..., : q.shape[-2] - k, :]
+    return q[..., q.shape[-2] - k:, :], r, np.conj(np.swapaxes(q2, -1, -2)) @ q2
+
+
+@sample_inputs(np.linalg.qr)
+def _qr_samples(rng: np.random.Generator) -> list[Sample]:
+    tall = rng.standard_normal((4, 3))
+    return [
+        Sample(tall, label="tall, reduced"),
+        Sample(tall[:3], label="square"),
+        Sample(tall.T, label="wide"),
+        Sample(tall.astype(np.float32), label="float32"),
+        Sample(tall + 1j * rng.standard_normal((4, 3)), label="complex"),
+        Sample(tall, "r", label="mode='r' by position"),
+        Sample(tall, fkwargs={"mode": "complete"}, gauge_invariant=_complement_free,
+               label="mode='complete' (Q's complement up to a rotation)"),
+        Sample(tall, fkwargs={"mode": "raw"}, label="mode='raw' (the reflectors not differentiated)"),
+        Sample(rng.standard_normal((2, 3, 2)), label="stack"),
+    ]
+
+
+@sample_inputs(scipy.linalg.qr)
+def _scipy_qr_samples(rng: np.random.Generator) -> list[Sample]:
+    tall = rng.standard_normal((4, 3))
+    return [
+        Sample(tall[:3], label="square, mode='full'"),
+        Sample(tall, gauge_invariant=_complement_free, label="tall, mode='full' (complete)"),
+        Sample(tall, fkwargs={"mode": "economic"}, label="economic"),
+        Sample(tall.T, fkwargs={"mode": "economic"}, label="wide"),
+        Sample(tall.astype(np.float32), fkwargs={"mode": "economic"}, label="float32"),
+        Sample(tall + 1j * rng.standard_normal((4, 3)), fkwargs={"mode": "economic"}, label="complex"),
+        Sample(tall, False, None, "r", label="mode='r' by position"),
+        Sample(tall, fkwargs={"mode": "economic", "pivoting": True}, label="pivoting"),
+        Sample(tall, fkwargs={"mode": "raw"}, label="mode='raw' (the reflectors not differentiated)"),
+    ]
+
+
+@sample_inputs(scipy.linalg.rq)
+def _rq_samples(rng: np.random.Generator) -> list[Sample]:
+    wide = rng.standard_normal((3, 4))
+    return [
+        Sample(wide[:, :3], label="square"),
+        Sample(wide, gauge_invariant=_rq_complement_free, label="wide, mode='full' (complete)"),
+        Sample(wide, fkwargs={"mode": "economic"}, label="economic"),
+        Sample(wide.T, fkwargs={"mode": "economic"}, label="tall"),
+        Sample(wide.astype(np.float32), fkwargs={"mode": "economic"}, label="float32"),
+        Sample(wide + 1j * rng.standard_normal((3, 4)), fkwargs={"mode": "economic"}, label="complex"),
+        Sample(wide, False, None, "r", label="mode='r' by position"),
+    ]

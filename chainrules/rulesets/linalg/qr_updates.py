@@ -75,12 +75,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, conj, mH, not_implemented_in, output_parts
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, conj, mH, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.qr import qr_pullback_of, qr_pushforward_of
 from chainrules_core import (
     AbstractZero,
+    NoTangent,
     NotImplementedTangent,
+    Sample,
     Thunk,
     UnsupportedKeywordError,
     ZeroTangent,
@@ -88,6 +90,7 @@ from chainrules_core import (
     frule,
     not_implemented,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -204,8 +207,10 @@ class _Update:
 
     def pullback(self, dy: Any, projectors: list[Callable[[Any], Any]], n_extras: int) -> tuple[Any, ...]:
         """``(Q_bar, R_bar, extras_bar...)``, each a thunk (or a zero, or not_implemented)."""
-        q1_bar, r1_bar = cotangent_parts(output_parts(dy, ("Q1", "R1"), f"{self.name} pullback"),
-                                         (self.q1, self.r1), ("Q1", "R1"), f"{self.name} pullback")
+        q1_bar, r1_bar = typed_cotangent_parts(dy, self.y, f"scipy.linalg.{self.name}")
+        missing = not_implemented_in(q1_bar, r1_bar)
+        if missing is not None:
+            return tuple(missing for _ in range(2 + n_extras))
         a1_bar = factors_cotangent(self.a1, self.q1, self.r1, q1_bar, r1_bar, self.name)
         if isinstance(a1_bar, (AbstractZero, NotImplementedTangent)):
             return tuple(a1_bar for _ in range(2 + n_extras))
@@ -314,7 +319,7 @@ def qr_update_frule(tangents: Any, Q: np.ndarray, R: np.ndarray, u: np.ndarray, 
                     overwrite_qruv: Any = False, check_finite: Any = True) -> Any:
     """Forward rule of ``scipy.linalg.qr_update``: the QR pushforward of ``dA1 = dQ R + Q dR + du v^H + u dv^H``."""
     state = _qr_update_state(Q, R, u, v, check_finite)
-    dq, dr, du, dv = (input_tangent(t) for t in tangents[1:5])
+    dq, dr, du, dv = (tangent_value(t) for t in tangents[1:5])
     return state.y, state.pushforward(dq, dr, [du, dv])
 
 
@@ -392,7 +397,7 @@ def qr_insert_frule(tangents: Any, Q: np.ndarray, R: np.ndarray, u: np.ndarray, 
                     rcond: Any = None, overwrite_qru: Any = False, check_finite: Any = True) -> Any:
     """Forward rule of ``scipy.linalg.qr_insert``: the QR pushforward of ``dA`` with ``du`` inserted."""
     state = _qr_insert_state(Q, R, u, k, which, rcond, check_finite)
-    dq, dr, du = (input_tangent(t) for t in tangents[1:4])
+    dq, dr, du = (tangent_value(t) for t in tangents[1:4])
     return state.y, state.pushforward(dq, dr, [du])
 
 
@@ -452,7 +457,7 @@ def qr_delete_frule(tangents: Any, Q: np.ndarray, R: np.ndarray, k: Any, p: Any 
                     overwrite_qr: Any = False, check_finite: Any = True) -> Any:
     """Forward rule of ``scipy.linalg.qr_delete``: the QR pushforward of ``dA`` without the deleted rows or columns."""
     state = _qr_delete_state(Q, R, k, p, which, check_finite)
-    dq, dr = (input_tangent(t) for t in tangents[1:3])
+    dq, dr = (tangent_value(t) for t in tangents[1:3])
     return state.y, state.pushforward(dq, dr, [])
 
 
@@ -549,17 +554,14 @@ def qr_multiply_rrule(a: np.ndarray, c: np.ndarray, mode: Any = "right", pivotin
     """
     state = _QRMultiply(a, c, mode, pivoting, conjugate, overwrite_c)
     project_a, project_c = cotangent_projector(a), cotangent_projector(c)
-    names = ("CQ", "R", "P") if pivoting else ("CQ", "R")
 
     def qr_multiply_pullback(dy: Any) -> tuple[Any, ...]:
-        outputs = state.y[: 2]
-        parts = output_parts(dy, names, "qr_multiply pullback")
-        missing = not_implemented_in(*parts[:2])
+        g_cq, g_r = typed_cotangent_parts(dy, state.y, "scipy.linalg.qr_multiply")[:2]   # the pivots are integers
+        missing = not_implemented_in(g_cq, g_r)
         if missing is not None:
             return NO, missing, missing, NO, NO, NO, NO, NO
-        g_cq, g_r = cotangent_parts(parts[:2], outputs, ("CQ", "R"), "qr_multiply pullback")
         if g_cq is None and g_r is None:
-            return NO, ZeroTangent(), ZeroTangent(), NO, NO, NO, NO, NO
+            return NO, project_a(ZeroTangent()), project_c(ZeroTangent()), NO, NO, NO, NO, NO
         cache: dict[str, Any] = {}
 
         def both() -> dict[str, Any]:
@@ -580,7 +582,7 @@ def qr_multiply_frule(tangents: Any, a: np.ndarray, c: np.ndarray, mode: Any = "
                       conjugate: Any = False, overwrite_a: Any = False, overwrite_c: Any = False) -> Any:
     """Forward rule of ``scipy.linalg.qr_multiply``: ``op(dQ) c + op(Q) dc`` (or ``dc op(Q) + c op(dQ)``) and ``dR``."""
     state = _QRMultiply(a, c, mode, pivoting, conjugate, overwrite_c)
-    da, dc = input_tangent(tangents[1]), input_tangent(tangents[2])
+    da, dc = tangent_value(tangents[1]), tangent_value(tangents[2])
     missing = not_implemented_in(da, dc)
     if missing is not None:
         return state.y, missing
@@ -594,3 +596,97 @@ def qr_multiply_frule(tangents: Any, a: np.ndarray, c: np.ndarray, mode: Any = "
         parts.append(NO)
     return state.y, tuple_tangent(state.y, parts)
 
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+# The input factors are points of the manifold of QR factorizations, and the rules differentiate along it
+# (module docstring): finite differences of SciPy's update in other directions of Q and R measure its
+# algorithm, not the mathematics. So the samples hold Q and R fixed (their cotangents, exact along the
+# manifold, are checked composed with scipy.linalg.qr's rules in tests/chainrules/rulesets/linalg/
+# test_qr_updates.py) and check every other argument against finite differences.
+def _factors_held_fixed(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """The rrule of ``f``, its cotangents of ``Q`` and ``R`` (the first two arguments) replaced by ``NoTangent()``."""
+    result = rrule(f, *args, **kwargs)
+    if result is None:
+        return None
+    y, pullback = result
+
+    def factors_held_fixed_pullback(dy: Any) -> tuple[Any, ...]:
+        cotangents = pullback(dy)
+        return (cotangents[0], NoTangent(), NoTangent(), *cotangents[3:])
+
+    return y, factors_held_fixed_pullback
+
+
+def _fixed(x: np.ndarray) -> Any:
+    from chainrules.testing import PrimalAndTangent
+
+    return PrimalAndTangent(x, NoTangent())
+
+
+def _phase_invariants(result: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``Q1 R1`` and ``R1^H R1``: blind to the phases ``(Q1 D, D^H R1)`` the rotations choose for complex factors."""
+    q1, r1 = result
+    return q1 @ r1, np.conj(np.swapaxes(r1, -1, -2)) @ r1
+
+
+def _update_samples(rng: np.random.Generator, shape: tuple[int, int], *rest: Any, **kwargs: Any) -> list[Sample]:
+    a = rng.standard_normal(shape)
+    q, r = scipy.linalg.qr(a, mode="economic")
+    qc, rc = scipy.linalg.qr(a + 1j * rng.standard_normal(shape), mode="economic")
+    fixed = {"rrule_f": _factors_held_fixed}
+    return [
+        Sample(_fixed(q), _fixed(r), *rest, fkwargs=kwargs, label="economic factors", **fixed),
+        Sample(_fixed(qc), _fixed(rc), *(x + 0.5j if isinstance(x, np.ndarray) else x for x in rest), fkwargs=kwargs,
+               gauge_invariant=_phase_invariants, label="complex (Q1 R1 and R1^H R1)", **fixed),
+    ]
+
+
+@sample_inputs(scipy.linalg.qr_update)
+def _qr_update_samples(rng: np.random.Generator) -> list[Sample]:
+    q, r = scipy.linalg.qr(rng.standard_normal((3, 3)))
+    return [
+        *_update_samples(rng, (4, 3), rng.standard_normal(4), rng.standard_normal(3)),
+        Sample(_fixed(q), _fixed(r), rng.standard_normal(3), rng.standard_normal(3), False, False,
+               rrule_f=_factors_held_fixed, label="square factors, options by position"),
+        Sample(_fixed(q), _fixed(r), rng.standard_normal((3, 2)), rng.standard_normal((3, 2)),
+               rrule_f=_factors_held_fixed, label="rank-2 update"),
+    ]
+
+
+@sample_inputs(scipy.linalg.qr_insert)
+def _qr_insert_samples(rng: np.random.Generator) -> list[Sample]:
+    q, r = scipy.linalg.qr(rng.standard_normal((3, 3)))
+    return [
+        *_update_samples(rng, (4, 3), rng.standard_normal(4), 1, "col"),
+        Sample(_fixed(q), _fixed(r), rng.standard_normal(3), 1, rrule_f=_factors_held_fixed,
+               gauge_invariant=_phase_invariants, label="a row (a complete Q1: Q1 R1, R1^H R1)"),
+        Sample(_fixed(q), _fixed(r), rng.standard_normal(3), 2, fkwargs={"which": "col"},
+               rrule_f=_factors_held_fixed, label="a column, which by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.qr_delete)
+def _qr_delete_samples(rng: np.random.Generator) -> list[Sample]:
+    q, r = scipy.linalg.qr(rng.standard_normal((4, 3)), mode="economic")
+    qs, rs = scipy.linalg.qr(rng.standard_normal((3, 3)))
+    return [
+        Sample(_fixed(q), _fixed(r), 1, 1, "col", label="a column of economic factors", rrule_f=_factors_held_fixed),
+        Sample(_fixed(qs), _fixed(rs), 0, fkwargs={"p": 2, "which": "row"}, rrule_f=_factors_held_fixed,
+               gauge_invariant=_phase_invariants, label="two rows"),
+    ]
+
+
+@sample_inputs(scipy.linalg.qr_multiply)
+def _qr_multiply_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 3))
+    return [
+        Sample(a, rng.standard_normal(4), label="mode='right': c Q"),
+        Sample(a, rng.standard_normal((2, 4)), label="two rows of c"),
+        Sample(a, rng.standard_normal((3, 2)), "left", label="mode='left' by position: Q c"),
+        Sample(a, rng.standard_normal(4), fkwargs={"pivoting": True}, label="pivoting"),
+        Sample(a + 1j * rng.standard_normal((4, 3)), rng.standard_normal(4), fkwargs={"conjugate": True},
+               label="complex, conjugate"),
+        Sample(a.astype(np.float32), rng.standard_normal(4).astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((4, 3)), rng.standard_normal(4), label="complex"),
+    ]

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, output_parts
-from chainrules_core import Thunk, ZeroTangent, cotangent_projector, frule, rrule
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
+from chainrules_core import Sample, Thunk, ZeroTangent, cotangent_projector, frule, rrule, sample_inputs
 
 __all__ = ["pairing"]
 
@@ -119,14 +119,12 @@ def cdf2rdf_rrule(w: np.ndarray, v: np.ndarray) -> Any:
     """
     state = _RealForm(w, v)
     project_w, project_v = cotangent_projector(w), cotangent_projector(v)
-    wr, vr = state.y
 
     def cdf2rdf_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        parts = output_parts(dy, ("wr", "vr"), "cdf2rdf pullback")
-        missing = not_implemented_in(*parts)
+        wr_bar, vr_bar = typed_cotangent_parts(dy, state.y, "scipy.linalg.cdf2rdf")
+        missing = not_implemented_in(wr_bar, vr_bar)
         if missing is not None:
             return NO, missing, missing
-        wr_bar, vr_bar = cotangent_parts(parts, (wr, vr), ("wr", "vr"), "cdf2rdf pullback")
         dw = ZeroTangent() if wr_bar is None else Thunk(lambda: project_w(state.cotangent_w(wr_bar)))
         dv = ZeroTangent() if vr_bar is None else Thunk(lambda: project_v(state.cotangent_v(vr_bar)))
         return NO, dw, dv
@@ -138,10 +136,25 @@ def cdf2rdf_rrule(w: np.ndarray, v: np.ndarray) -> Any:
 def cdf2rdf_frule(tangents: Any, w: np.ndarray, v: np.ndarray) -> Any:
     """Forward rule of ``scipy.linalg.cdf2rdf``: the same placement of ``dw`` and ``Re(dv U)`` (linear)."""
     state = _RealForm(w, v)
-    dw, dv = input_tangent(tangents[1]), input_tangent(tangents[2])
+    dw, dv = tangent_value(tangents[1]), tangent_value(tangents[2])
     missing = not_implemented_in(dw, dv)
     if missing is not None:
         return state.y, missing
     if dw is None and dv is None:
         return state.y, ZeroTangent()
     return state.y, tuple_tangent(state.y, list(state.tangent(dw, dv)))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.cdf2rdf)
+def _cdf2rdf_samples(rng: np.random.Generator) -> list[Sample]:
+    def v(n: int) -> np.ndarray:
+        return rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+
+    return [
+        Sample(np.array([1.0 + 2.0j, 1.0 - 2.0j, 0.5 + 0.3j, 0.5 - 0.3j]), v(4), label="two conjugate pairs"),
+        Sample(rng.standard_normal(3), rng.standard_normal((3, 3)), label="real eigenvalues only"),
+        Sample(rng.standard_normal(3), v(3), label="real eigenvalues, complex eigenvectors"),
+        Sample(np.array([[1.0 + 2.0j, 1.0 - 2.0j], [3.0 + 1.0j, 3.0 - 1.0j]]), rng.standard_normal((2, 2, 2)) + 0j,
+               label="stack"),
+    ]

@@ -48,15 +48,18 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._factorizations import cotangent_parts, input_tangent, tuple_tangent
-from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH, output_parts
+from chainrules.rulesets.linalg._factorizations import tuple_tangent, typed_cotangent_parts
+from chainrules.rulesets.linalg._samples import unitary
+from chainrules.rulesets.linalg._utils import NO, lapack_functions, mH, not_implemented_in, tangent_value
 from chainrules_core import (
     NotImplementedTangent,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     not_implemented,
     rrule,
+    sample_inputs,
 )
 
 _GAUGE_REASON = ("scipy.linalg.schur: the loss depends on the phases of the complex Schur vectors (Z -> Z D, "
@@ -173,7 +176,6 @@ class _Schur:
         self.t, self.z = self.y[0], self.y[1]
         self.index = list(np.ndindex(*self.t.shape[:-2]))
         self.structures = [_Structure(self.t[i]) for i in self.index]
-        self.names = ("T", "Z", "sdim")[: len(self.y)]
 
     def pushforward(self, da: Any) -> Any:
         if da is None or isinstance(da, NotImplementedTangent):
@@ -189,9 +191,10 @@ class _Schur:
         return tuple_tangent(self.y, [dt, dz] + [NO] * (len(self.y) - 2))
 
     def pullback(self, dy: Any) -> Any:
-        where = "scipy.linalg.schur pullback"
-        parts = output_parts(dy, self.names, where)
-        dt, dz = cotangent_parts(parts[:2], self.y[:2], ("T", "Z"), where)
+        dt, dz = typed_cotangent_parts(dy, self.y, "scipy.linalg.schur")[:2]    # sdim is an integer
+        missing = not_implemented_in(dt, dz)
+        if missing is not None:
+            return missing
         if dt is None and dz is None:
             return ZeroTangent()
         t, z = self.t, self.z
@@ -241,7 +244,7 @@ def schur_frule(tangents: Any, a: np.ndarray, output: str = "real", lwork: Any =
                 sort: Any = None, check_finite: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.schur``: ``dT = C + T K - K T``, ``dZ = Z K`` (``C = Z^H dA Z``)."""
     state = _Schur(a, output, lwork, sort, check_finite)
-    return state.y, state.pushforward(input_tangent(tangents[1]))
+    return state.y, state.pushforward(tangent_value(tangents[1]))
 
 
 # ---- rsf2csf ----------------------------------------------------------------------------------------------------
@@ -378,10 +381,12 @@ def rsf2csf_rrule(T: np.ndarray, Z: np.ndarray, check_finite: bool = True) -> An
     t0, z0 = _rsf2csf_inputs(T, Z)
 
     def rsf2csf_pullback(dy: Any) -> tuple[Any, ...]:
-        where = "scipy.linalg.rsf2csf pullback"
-        dt, dz = cotangent_parts(dy, y, ("T", "Z"), where)
+        dt, dz = typed_cotangent_parts(dy, y, "scipy.linalg.rsf2csf")
+        missing = not_implemented_in(dt, dz)
+        if missing is not None:
+            return NO, missing, missing, NO
         if dt is None and dz is None:
-            return NO, ZeroTangent(), ZeroTangent(), NO
+            return NO, project_t(ZeroTangent()), project_z(ZeroTangent()), NO
         dt = np.zeros(y[0].shape, y[0].dtype) if dt is None else dt
         dz = np.zeros(y[1].shape, y[1].dtype) if dz is None else dz
         tb = np.empty(t0.shape, dtype=t0.dtype)
@@ -397,7 +402,7 @@ def rsf2csf_rrule(T: np.ndarray, Z: np.ndarray, check_finite: bool = True) -> An
 def rsf2csf_frule(tangents: Any, T: np.ndarray, Z: np.ndarray, check_finite: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.rsf2csf``: SciPy's Givens steps with their tangents."""
     y = scipy.linalg.rsf2csf(T, Z, check_finite)
-    d_t, d_z = input_tangent(tangents[1]), input_tangent(tangents[2])
+    d_t, d_z = tangent_value(tangents[1]), tangent_value(tangents[2])
     for d in (d_t, d_z):
         if isinstance(d, NotImplementedTangent):
             return y, d
@@ -411,3 +416,55 @@ def rsf2csf_frule(tangents: Any, T: np.ndarray, Z: np.ndarray, check_finite: boo
         _rsf2csf_steps(ti, zi, dti, dzi)
         dt[i], dz[i] = dti, dzi
     return y, tuple_tangent(y, [dt, dz])
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _distinct(rng: np.random.Generator, w: Any) -> np.ndarray:
+    """A real matrix with the eigenvalues ``w`` (closed under conjugation) and a well-conditioned basis."""
+    x = np.eye(len(w)) + 0.3 * rng.standard_normal((len(w), len(w)))
+    d = np.zeros((len(w), len(w)))
+    k = 0
+    while k < len(w):
+        if np.imag(w[k]) != 0:
+            d[k:k + 2, k:k + 2] = [[w[k].real, w[k].imag], [-w[k].imag, w[k].real]]
+            k += 2
+        else:
+            d[k, k] = w[k].real
+            k += 1
+    return x @ d @ np.linalg.inv(x)
+
+
+def _phase_invariants(result: Any) -> tuple[Any, ...]:
+    """``diag(T)``, ``|T|^2`` and ``Z T Z^H``: blind to the phases ``(Z D, D^H T D)`` of the complex form."""
+    t, z = result[0], result[1]
+    return np.diagonal(t, axis1=-2, axis2=-1), np.abs(t) ** 2, z @ t @ np.conj(np.swapaxes(z, -1, -2))
+
+
+@sample_inputs(scipy.linalg.schur)
+def _schur_samples(rng: np.random.Generator) -> list[Sample]:
+    real = _distinct(rng, [-1.0, 0.5, 2.0])
+    pair = _distinct(rng, [1.0 + 2.0j, 1.0 - 2.0j, -0.5])
+    return [
+        Sample(real, label="real eigenvalues, real form"),
+        Sample(pair, label="a complex pair: a 2x2 block"),
+        Sample(real.astype(np.float32), gauge_invariant=_phase_invariants, label="float32 (its own signs)"),
+        Sample(pair, "complex", gauge_invariant=_phase_invariants, label="output='complex' by position"),
+        Sample(real + 0.3j * rng.standard_normal((3, 3)), gauge_invariant=_phase_invariants, label="complex"),
+        Sample(real, fkwargs={"sort": "lhp"}, label="sort='lhp' (with sdim)"),
+        Sample(np.stack([real, _distinct(rng, [2.0, -3.0, 0.7])]), label="stack"),
+    ]
+
+
+@sample_inputs(scipy.linalg.rsf2csf)
+def _rsf2csf_samples(rng: np.random.Generator) -> list[Sample]:
+    # rsf2csf rotates where a subdiagonal entry of T is nonzero: it jumps at the structural zeros of a Schur
+    # form, which generic finite differences move. So: a 2x2 Schur form (one block, no structural zero), and
+    # upper Hessenberg T with every subdiagonal entry nonzero, on which SciPy's steps are smooth (the rules
+    # differentiate those steps for any T and Z).
+    t2, z2 = scipy.linalg.schur(_distinct(rng, [1.0 + 2.0j, 1.0 - 2.0j]))
+    hessenberg = np.triu(rng.standard_normal((4, 4)), -1) + np.diag([1.5, -1.2, 0.9], -1)
+    return [
+        Sample(t2, z2, label="a 2x2 Schur form: one block"),
+        Sample(hessenberg, unitary(4, rng), label="upper Hessenberg T, every subdiagonal entry nonzero"),
+        Sample(hessenberg[:3, :3], np.eye(3), False, label="check_finite by position"),
+    ]

@@ -40,15 +40,19 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from chainrules.rulesets.linalg._utils import NO, output_cotangent, passes_through, tangent_value
+from chainrules.rulesets.linalg._utils import NO, tangent_value
 from chainrules_core import (
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
     not_implemented,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 __all__ = ["drawn_sketch"]
@@ -134,7 +138,7 @@ def clarkson_woodruff_transform_rrule(input_matrix: np.ndarray, sketch_size: Any
     rest = (NO,) * (1 + len(args))
 
     def clarkson_woodruff_transform_pullback(dy: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dy, np.shape(y), "clarkson_woodruff_transform pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.clarkson_woodruff_transform")
         if passes_through(g):
             return (NO, project_a(g), *rest)
         s = sketch()
@@ -157,3 +161,16 @@ def clarkson_woodruff_transform_frule(tangents: Any, input_matrix: np.ndarray, s
     if isinstance(s, NotImplementedTangent):
         return y, s
     return y, ProjectTo(y)(_apply(s, da))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.clarkson_woodruff_transform)
+def _sketch_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((6, 3))
+    return [
+        Sample(a, 3, fkwargs={"rng": 0}, label="rng=0 by keyword"),
+        Sample(a, 4, 1, label="rng=1 by position"),
+        Sample(a.astype(np.float32), 3, fkwargs={"rng": 2}, label="float32"),
+        Sample(a + 1j * rng.standard_normal((6, 3)), 2, fkwargs={"rng": 3}, label="complex"),
+        Sample(rng.standard_normal((2, 6, 3)), 3, fkwargs={"rng": 4}, label="stack (one sketch)"),
+    ]

@@ -1,7 +1,7 @@
 """Linear solves: ``np.linalg.solve``, ``np.linalg.tensorsolve``, ``scipy.linalg.solve`` (every
 ``assume_a``), ``solve_banded``, ``solveh_banded``, ``solve_toeplitz``, ``solve_circulant``,
-``lu_factor``/``lu_solve``, ``cho_factor``/``cho_solve``, and least squares
-(``np.linalg.lstsq``, ``scipy.linalg.lstsq``).
+``lu_factor``/``lu_solve`` and ``cho_factor``/``cho_solve``. (Least squares, ``lstsq``, is
+in :mod:`~chainrules.rulesets.linalg.least_squares`.)
 
 Every solve ``x = A^{-1} b`` has the same adjoint (Giles 2008, "An extended collection of
 matrix derivative results for forward and reverse mode algorithmic differentiation",
@@ -57,13 +57,6 @@ section 2.3.1): ``db = A^{-H} dx`` (one solve with the adjoint matrix) and
 * ``cho_solve``: ``A = L L^H`` from the factor triangle (the other one is not read);
   ``db = A^{-1} dx`` reuses the factor and ``dL = tril((dA + dA^H) L)`` for
   ``dA = -db x^H`` (``dU = triu(U (dA + dA^H))`` for the upper factor), in ``O(n^2 k)``.
-* ``lstsq``: the solution is ``x = pinv(A) b`` and its derivative follows Golub & Pereyra
-  (1973): ``db = X^H dx`` and ``dA = -db x^H + r (X db)^H + (X^H x) ((I - X A) dx)^H`` with
-  ``r = b - A x``, computed from a thin SVD of ``A`` in the pullback (``X = pinv(A)`` is never
-  formed) at the rank the primal returned. The residuals ``|b - A x|^2`` have
-  ``d res = 2 Re(r^H (db - dA x))`` (``A^H r = 0`` at the solution); the singular values
-  ``ds_i = Re(u_i^H dA v_i)`` (exact where they are distinct; for repeated singular values
-  the sum over a cluster is differentiated); the rank is an integer (``NoTangent()``).
 
 Stacked inputs follow each function's own rules (NumPy's: ``b`` is a vector only when it
 is 1-d). float32 stays float32 where the function computes in float32; cotangents have
@@ -80,6 +73,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
+from chainrules.rulesets._samples import spd, well_conditioned
 from chainrules.rulesets.linalg._utils import (
     LU,
     NO,
@@ -94,24 +88,27 @@ from chainrules.rulesets.linalg._utils import (
     mT,
     not_implemented_in,
     outer_columns,
-    output_cotangent,
-    output_parts,
-    passes_through,
     primal_error,
-    project_to,
     solve_columns,
     structure_cotangent,
     structured_matrix,
+    tangent_parts,
     tangent_value,
     triangle_cotangent,
 )
 from chainrules_core import (
     ProjectTo,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
+    cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
+    read_cotangents,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -251,10 +248,10 @@ def _general_solve_rrule(a: np.ndarray, b: np.ndarray) -> Any:
     if solved is None:
         return None
     lu, vector, x = solved
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def solve_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        dx = output_cotangent(dy, x.shape, "solve pullback: output cotangent")
+        dx = read_cotangent(dy, x, "numpy.linalg.solve")
         if passes_through(dx):
             return NO, project_a(dx), project_b(dx)
         return (NO, *_lu_solve_cotangents(lu, a, b, x, dx, vector, project_a, project_b))
@@ -332,11 +329,11 @@ def tensorsolve_rrule(a: np.ndarray, b: np.ndarray, axes: Any = None) -> Any:
     if solved is None:
         return None
     lu, order, moved_shape, x = solved
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
     undo = np.argsort(order)
 
     def tensorsolve_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dx = output_cotangent(dy, x.shape, "tensorsolve pullback: output cotangent")
+        dx = read_cotangent(dy, x, "numpy.linalg.tensorsolve")
         if passes_through(dx):
             return NO, project_a(dx), project_b(dx), NO
 
@@ -414,10 +411,10 @@ def scipy_solve_rrule(a: np.ndarray, b: np.ndarray, lower: bool = False, overwri
                            transposed=transposed)
     structure = assumed_structure(assume_a)
     vector = b.ndim == 1
-    project_a, project_b = project_to(a), project_to(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
 
     def scipy_solve_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "scipy.linalg.solve pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.solve")
         tail = (NO,) * 6
         if passes_through(dx):
             return (NO, project_a(dx), project_b(dx), *tail)
@@ -479,11 +476,6 @@ def scipy_solve_frule(tangents: Any, a: np.ndarray, b: np.ndarray, lower: bool =
 
 
 # ---- solve_banded, solveh_banded -----------------------------------------------------------------------------------
-def _band_offsets(rows: int, u: int) -> range:
-    """Diagonal offsets ``i - j`` of the rows of a band storage with ``u`` superdiagonals."""
-    return range(-u, rows - u)
-
-
 def _band_of_outer(p: np.ndarray, q: np.ndarray, offsets: Any, vector: bool, row_of: Callable[[int], int],
                   shape: tuple[int, ...]) -> np.ndarray:
     """Band storage of ``p q^H`` (columns summed): row ``row_of(k)``, column ``j`` holds ``(p q^H)[j + k, j]``.
@@ -550,10 +542,10 @@ def solve_banded_rrule(l_and_u: tuple[int, int], ab: np.ndarray, b: np.ndarray, 
     x = scipy.linalg.solve_banded(l_and_u, ab, b, check_finite=check_finite)
     lower_bw, upper_bw = (int(v) for v in l_and_u)
     vector = b.ndim == 1
-    project_ab, project_b = project_to(ab), project_to(b)
+    project_ab, project_b = cotangent_projector(ab), cotangent_projector(b)
 
     def solve_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "solve_banded pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.solve_banded")
         if passes_through(dx):
             return NO, NO, project_ab(dx), project_b(dx), NO, NO, NO
 
@@ -627,10 +619,10 @@ def solveh_banded_rrule(ab: np.ndarray, b: np.ndarray, overwrite_ab: bool = Fals
     x = scipy.linalg.solveh_banded(ab, b, lower=lower, check_finite=check_finite)
     vector = b.ndim == 1
     bandwidth, row_of = _hermitian_band_matrix_rows(ab, lower)
-    project_ab, project_b = project_to(ab), project_to(b)
+    project_ab, project_b = cotangent_projector(ab), cotangent_projector(b)
 
     def solveh_banded_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "solveh_banded pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.solveh_banded")
         if passes_through(dx):
             return NO, project_ab(dx), project_b(dx), NO, NO, NO, NO
 
@@ -751,10 +743,10 @@ def solve_toeplitz_rrule(c_or_cr: Any, b: np.ndarray, check_finite: bool = True)
     c, r = _toeplitz_parts(c_or_cr)
     n = c.shape[-1]
     vector = b.ndim == 1
-    project_c_or_cr, project_b = project_to(c_or_cr), project_to(b)
+    project_c_or_cr, project_b = cotangent_projector(c_or_cr), cotangent_projector(b)
 
     def solve_toeplitz_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dx = output_cotangent(dy, x.shape, "solve_toeplitz pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.solve_toeplitz")
         if passes_through(dx):
             return NO, project_c_or_cr(dx), project_b(dx), NO
 
@@ -804,7 +796,7 @@ def solve_toeplitz_frule(tangents: Any, c_or_cr: Any, b: np.ndarray, check_finit
     x = scipy.linalg.solve_toeplitz(c_or_cr, b, check_finite=check_finite)
     dcr, db = tangents[1], tangent_value(tangents[2])
     if isinstance(c_or_cr, tuple):
-        parts = output_parts(dcr, ("c", "r"), "solve_toeplitz frule: tangent of (c, r)")
+        parts = tangent_parts(dcr, ("c", "r"), "scipy.linalg.solve_toeplitz frule: tangent of (c, r)")
         dc, dr = (None if p is None else np.asarray(p) for p in parts)
         if dc is not None or dr is not None:
             c, r = _toeplitz_parts(c_or_cr)
@@ -859,10 +851,10 @@ def solve_circulant_rrule(c: np.ndarray, b: np.ndarray, singular: str = "raise",
     x = scipy.linalg.solve_circulant(c, b, singular, tol, caxis, baxis, outaxis)
     w, fb, n = _circulant_spectra(c, b, singular, tol, caxis, baxis)
     real = not (np.iscomplexobj(c) or np.iscomplexobj(b))
-    project_c, project_b = project_to(c), project_to(b)
+    project_c, project_b = cotangent_projector(c), cotangent_projector(b)
 
     def solve_circulant_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "solve_circulant pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.solve_circulant")
         tail = (NO,) * 5
         if passes_through(dx):
             return (NO, project_c(dx), project_b(dx), *tail)
@@ -1051,13 +1043,13 @@ def lu_factor_rrule(a: np.ndarray, overwrite_a: bool = False, check_finite: bool
     out = scipy.linalg.lu_factor(a, check_finite=check_finite)   # a tuple; a list for stacks
     lu, piv = out
     perm = pivots_to_permutation(piv, lu.shape[-2])
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
 
     def lu_factor_pullback(dy: Any) -> tuple[Any, Any, Any, Any]:
-        dlu = output_parts(dy, ("lu", "piv"), "lu_factor pullback")[0]
+        parts = read_cotangents(dy, out, "scipy.linalg.lu_factor")
+        dlu = parts if passes_through(parts) else parts[0]   # the pivots are integers: no cotangent
         if dlu is None:
             return NO, project_a(ZeroTangent()), NO, NO
-        dlu = output_cotangent(dlu, lu.shape, "lu_factor pullback: cotangent of lu")
         if passes_through(dlu):
             return NO, project_a(dlu), NO, NO
         return NO, project_a(lu_factor_pullback_of(lu, perm, dlu)), NO, NO
@@ -1129,10 +1121,10 @@ def lu_solve_rrule(lu_and_piv: Any, b: np.ndarray, trans: int = 0,
     x = scipy.linalg.lu_solve(lu_and_piv, b, trans=trans, check_finite=check_finite)
     vector = b.ndim == 1
     perm = pivots_to_permutation(np.asarray(piv), lu.shape[-1])
-    project_lu, project_b = project_to(lu), project_to(b)
+    project_lu, project_b = cotangent_projector(lu), cotangent_projector(b)
 
     def lu_solve_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "lu_solve pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.lu_solve")
         tail = (NO, NO, NO)
         if passes_through(dx):
             return (NO, Tangent(type(lu_and_piv), project_lu(dx), NO), project_b(dx), *tail)
@@ -1172,7 +1164,7 @@ def lu_solve_frule(tangents: Any, lu_and_piv: Any, b: np.ndarray, trans: int = 0
     """
     lu, piv = lu_and_piv
     x = scipy.linalg.lu_solve(lu_and_piv, b, trans=trans, check_finite=check_finite)
-    dlu = output_parts(tangents[1], ("lu", "piv"), "lu_solve frule: tangent of lu_and_piv")[0]
+    dlu = tangent_parts(tangents[1], ("lu", "piv"), "scipy.linalg.lu_solve frule: tangent of lu_and_piv")[0]
     db = tangent_value(tangents[2])
     missing = not_implemented_in(dlu, db)
     if missing is not None:
@@ -1262,15 +1254,15 @@ def cho_factor_rrule(a: np.ndarray, lower: bool = False, overwrite_a: bool = Fal
     """
     out = scipy.linalg.cho_factor(a, lower, False, check_finite)   # a tuple; a list for stacks
     c = out[0]
-    project_a = project_to(a)
+    project_a = cotangent_projector(a)
     factor = np.tril(c) if lower else mH(np.triu(c))       # the lower factor L, A = L L^H
 
     def cho_factor_pullback(dy: Any) -> tuple[Any, ...]:
-        dc = output_parts(dy, ("c", "lower"), "cho_factor pullback")[0]
+        parts = read_cotangents(dy, out, "scipy.linalg.cho_factor")
+        dc = parts if passes_through(parts) else parts[0]   # lower is a flag: no cotangent
         tail = (NO, NO, NO)
         if dc is None:
             return (NO, project_a(ZeroTangent()), *tail)
-        dc = output_cotangent(dc, c.shape, "cho_factor pullback: cotangent of c")
         if passes_through(dc):
             return (NO, project_a(dc), *tail)
         dL = np.tril(dc) if lower else mH(np.triu(dc))
@@ -1328,10 +1320,10 @@ def cho_solve_rrule(c_and_lower: Any, b: np.ndarray, overwrite_b: bool = False,
     c, lower = c_and_lower[0], bool(np.all(c_and_lower[1]))    # stacks hold one flag per matrix
     x = scipy.linalg.cho_solve(c_and_lower, b, check_finite=check_finite)
     vector = b.ndim == 1
-    project_c, project_b = project_to(c), project_to(b)
+    project_c, project_b = cotangent_projector(c), cotangent_projector(b)
 
     def cho_solve_pullback(dy: Any) -> tuple[Any, ...]:
-        dx = output_cotangent(dy, x.shape, "cho_solve pullback: output cotangent")
+        dx = read_cotangent(dy, x, "scipy.linalg.cho_solve")
         tail = (NO, NO)
         if passes_through(dx):
             return (NO, Tangent(type(c_and_lower), project_c(dx), NO), project_b(dx), *tail)
@@ -1382,7 +1374,7 @@ def cho_solve_frule(tangents: Any, c_and_lower: Any, b: np.ndarray, overwrite_b:
     """
     c, lower = c_and_lower[0], bool(np.all(c_and_lower[1]))
     x = scipy.linalg.cho_solve(c_and_lower, b, check_finite=check_finite)
-    dc = output_parts(tangents[1], ("c", "lower"), "cho_solve frule: tangent of c_and_lower")[0]
+    dc = tangent_parts(tangents[1], ("c", "lower"), "scipy.linalg.cho_solve frule: tangent of c_and_lower")[0]
     db = tangent_value(tangents[2])
     missing = not_implemented_in(dc, db)
     if missing is not None:
@@ -1404,3 +1396,170 @@ def cho_solve_frule(tangents: Any, c_and_lower: Any, b: np.ndarray, overwrite_b:
         return x, ZeroTangent()
     rhs = np.broadcast_to(rhs, np.broadcast_shapes(np.shape(rhs), x.shape))
     return x, ProjectTo(x)(scipy.linalg.cho_solve(c_and_lower, rhs, check_finite=False))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(np.linalg.solve)
+def _solve_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = well_conditioned(3, rng), rng.standard_normal(3)
+    return [
+        Sample(a, b, label="3x3, vector b"),
+        Sample(a, rng.standard_normal((3, 2)), label="3x3, two columns"),
+        Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(well_conditioned(3, rng, np.complex128), b + 1j * rng.standard_normal(3), label="complex"),
+        Sample(np.stack([well_conditioned(2, rng), well_conditioned(2, rng)]), rng.standard_normal((2, 1)),
+               label="stack of 2x2, b broadcast"),
+    ]
+
+
+@sample_inputs(np.linalg.tensorsolve)
+def _tensorsolve_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(6, rng).reshape(2, 3, 6)
+    return [
+        Sample(a, rng.standard_normal((2, 3)), label="(2, 3, 6), b (2, 3)"),
+        Sample(np.moveaxis(a, 2, 0), rng.standard_normal((2, 3)), (0,), label="axes by position"),
+        Sample(well_conditioned(4, rng, np.complex128).reshape(4, 2, 2), rng.standard_normal(4),
+               fkwargs={"axes": None}, label="complex, axes by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solve)
+def _scipy_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    a, b = well_conditioned(3, rng), rng.standard_normal((3, 2))
+    s, h = spd(3, rng), spd(3, rng, np.complex128)
+    tridiagonal = np.triu(np.tril(a, 1), -1)
+    out = [
+        Sample(a, b[:, 0], label="vector b"),
+        Sample(a, b, label="two columns"),
+        Sample(a.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(well_conditioned(3, rng, np.complex128), b, label="complex a, real b"),
+        Sample(np.array([[2.5]]), rng.standard_normal((1, 3)), label="1x1"),
+        Sample(np.triu(a), b, label="upper triangular a, no assume_a (structure detected)"),
+        Sample(a, b, False, False, False, False, label="lower, overwrite_a, overwrite_b, check_finite by position"),
+        Sample(a, b, fkwargs={"transposed": True}, label="transposed=True"),
+    ]
+    for kind in ("general", "gen", "diagonal", "upper triangular", "lower triangular", "banded"):
+        out.append(Sample(a, b, fkwargs={"assume_a": kind}, label=f"assume_a={kind!r}"))
+    out.append(Sample(tridiagonal, b, fkwargs={"assume_a": "tridiagonal"}, label="assume_a='tridiagonal'"))
+    for kind, m in (("sym", s), ("her", h), ("pos", s), ("pos", h)):
+        for lower in (False, True):
+            out.append(Sample(m, b, fkwargs={"assume_a": kind, "lower": lower},
+                              label=f"assume_a={kind!r}, {m.dtype}, lower={lower}"))
+    return out
+
+
+def _band_storage(a: np.ndarray, lower: int, upper: int) -> np.ndarray:
+    """LAPACK band storage of ``a``: row ``upper + i - j`` holds ``a[i, j]``."""
+    n = a.shape[-1]
+    ab = np.zeros((lower + upper + 1, n), dtype=a.dtype)
+    for i in range(n):
+        for j in range(max(0, i - lower), min(n, i + upper + 1)):
+            ab[upper + i - j, j] = a[i, j]
+    return ab
+
+
+@sample_inputs(scipy.linalg.solve_banded)
+def _solve_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    a = well_conditioned(4, rng)
+    ab = _band_storage(a, 1, 2)
+    b = rng.standard_normal(4)
+    return [
+        Sample((1, 2), ab, b, label="one sub-, two superdiagonals, vector b"),
+        Sample((1, 1), _band_storage(a, 1, 1), rng.standard_normal((4, 2)), label="tridiagonal, two columns"),
+        Sample((1, 2), ab.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample((0, 1), _band_storage(well_conditioned(4, rng, np.complex128), 0, 1), b, label="complex bidiagonal"),
+        Sample((1, 2), ab, b, False, False, False, label="overwrite_ab, overwrite_b, check_finite by position"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solveh_banded)
+def _solveh_banded_samples(rng: np.random.Generator) -> list[Sample]:
+    s, h = spd(4, rng), spd(4, rng, np.complex128)
+    b = rng.standard_normal(4)
+    upper, lower = _band_storage(s, 0, 1), _band_storage(s, 1, 0)
+    return [
+        Sample(upper, b, label="upper form, one superdiagonal"),
+        Sample(upper, rng.standard_normal((4, 2)), label="two columns"),
+        Sample(upper.astype(np.float32), b.astype(np.float32), label="float32"),
+        Sample(lower, b, fkwargs={"lower": True}, label="lower form (keyword)"),
+        Sample(lower, b, False, False, True, label="overwrite_ab, overwrite_b, lower by position"),
+        Sample(_band_storage(h, 0, 2), b, label="complex Hermitian, two superdiagonals"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solve_toeplitz)
+def _solve_toeplitz_samples(rng: np.random.Generator) -> list[Sample]:
+    c, r = np.array([3.0, 0.5, -0.3, 0.2]), np.array([3.0, -0.4, 0.6, 0.1])
+    b = rng.standard_normal(4)
+    return [
+        Sample(c, b, label="c only (Hermitian Toeplitz)"),
+        Sample((c, r), b, label="(c, r)"),
+        Sample((c, r), rng.standard_normal((4, 2)), label="(c, r), two columns"),
+        Sample(c + 0.2j * rng.standard_normal(4), b, label="complex c"),
+        Sample((c, r), b, False, label="check_finite by position"),
+    ]
+
+
+@sample_inputs(scipy.linalg.solve_circulant)
+def _solve_circulant_samples(rng: np.random.Generator) -> list[Sample]:
+    c = np.array([4.0, 1.0, -0.5, 0.3])
+    b = rng.standard_normal(4)
+    return [
+        Sample(c, b, label="vector b"),
+        Sample(c, rng.standard_normal((4, 2)), label="two columns"),
+        Sample(c + 0.3j * rng.standard_normal(4), b, label="complex c"),
+        Sample(np.array([1.0, -1.0, 1.0, -1.0]) + np.array([1.0, 0.0, 0.0, 0.0]), b,
+               fkwargs={"singular": "lstsq"}, label="singular='lstsq' (an eigenvalue discarded)"),
+        Sample(c, rng.standard_normal((2, 4)), "raise", None, -1, 1, 1, label="options by position, baxis=outaxis=1"),
+    ]
+
+
+@sample_inputs(scipy.linalg.lu_factor)
+def _lu_factor_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    return [
+        Sample(a, label="3x3"),
+        Sample(a.astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((3, 3)), label="complex"),
+        Sample(rng.standard_normal((4, 2)), label="tall 4x2"),
+        Sample(rng.standard_normal((2, 4)), False, False, label="wide 2x4, overwrite_a, check_finite by position"),
+    ]
+
+
+@sample_inputs(scipy.linalg.lu_solve)
+def _lu_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((3, 3))
+    factors = scipy.linalg.lu_factor(a)
+    complex_factors = scipy.linalg.lu_factor(a + 1j * rng.standard_normal((3, 3)))
+    b = rng.standard_normal(3)
+    return [
+        Sample(factors, b, label="vector b"),
+        Sample(factors, rng.standard_normal((3, 2)), label="two columns"),
+        Sample(factors, b, 1, label="trans=1 by position"),
+        Sample(complex_factors, b, fkwargs={"trans": 2}, label="complex, trans=2 by keyword"),
+        Sample(complex_factors, b, fkwargs={"trans": 1}, label="complex, trans=1"),
+        Sample(scipy.linalg.lu_factor(a.astype(np.float32)), b.astype(np.float32), label="float32"),
+    ]
+
+
+@sample_inputs(scipy.linalg.cho_factor)
+def _cho_factor_samples(rng: np.random.Generator) -> list[Sample]:
+    s = spd(3, rng)
+    return [
+        Sample(s, label="upper factor (default)"),
+        Sample(s, True, label="lower=True by position"),
+        Sample(s.astype(np.float32), fkwargs={"lower": True}, label="float32, lower by keyword"),
+        Sample(spd(3, rng, np.complex128), label="complex Hermitian"),
+    ]
+
+
+@sample_inputs(scipy.linalg.cho_solve)
+def _cho_solve_samples(rng: np.random.Generator) -> list[Sample]:
+    s, b = spd(3, rng), rng.standard_normal(3)
+    return [
+        Sample(scipy.linalg.cho_factor(s), b, label="upper factor, vector b"),
+        Sample(scipy.linalg.cho_factor(s, lower=True), rng.standard_normal((3, 2)), label="lower factor, two columns"),
+        Sample(scipy.linalg.cho_factor(spd(3, rng, np.complex128)), b, label="complex"),
+        Sample(scipy.linalg.cho_factor(s.astype(np.float32)), b.astype(np.float32), False, False,
+               label="float32, overwrite_b and check_finite by position"),
+    ]

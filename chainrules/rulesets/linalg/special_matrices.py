@@ -39,27 +39,22 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    conj,
-    input_projector,
-    mH,
-    output_cotangent,
-    output_parts,
-    passes_through,
-)
+from chainrules.rulesets.linalg._utils import NO, conj, cotangent_parts, mH, not_implemented_in, tangent_value
 from chainrules_core import (
-    AbstractZero,
     NotImplementedTangent,
     ProjectTo,
+    Sample,
     Thunk,
     Varargs,
     ZeroTangent,
+    cotangent_projector,
     frule,
     not_implemented,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
-    unthunk,
 )
 
 __all__ = ["diagonal_sums"]
@@ -67,14 +62,6 @@ __all__ = ["diagonal_sums"]
 
 def _no_tangent(dx: Any) -> Any:
     return NO
-
-
-def _tangent(dx: Any) -> np.ndarray | NotImplementedTangent | None:
-    """An frule's input tangent as an array; ``None`` for a zero."""
-    dx = unthunk(dx)
-    if isinstance(dx, AbstractZero):
-        return None
-    return dx if isinstance(dx, NotImplementedTangent) else np.asarray(dx)
 
 
 def diagonal_sums(g: np.ndarray) -> np.ndarray:
@@ -121,10 +108,10 @@ def block_diag_rrule(*arrs: Any) -> Any:
     """
     y = scipy.linalg.block_diag(*arrs)
     geometry = _block_geometry(arrs)
-    projectors = [input_projector(x) for x in arrs]
+    projectors = [cotangent_projector(x) for x in arrs]
 
     def block_diag_pullback(dy: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dy, y.shape, "block_diag pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.block_diag")
         if passes_through(g):
             return (NO, *(p(g) for p in projectors))
         out = []
@@ -140,7 +127,7 @@ def block_diag_rrule(*arrs: Any) -> Any:
 def block_diag_frule(tangents: Any, *arrs: Any) -> Any:
     """Forward rule of ``scipy.linalg.block_diag``: the block-diagonal matrix of the tangents."""
     y = scipy.linalg.block_diag(*arrs)
-    values = [_tangent(t) for t in tangents[1:]]
+    values = [tangent_value(t) for t in tangents[1:]]
     for v in values:
         if isinstance(v, NotImplementedTangent):
             return y, v
@@ -166,11 +153,11 @@ def toeplitz_rrule(c: np.ndarray, r: Any = None) -> Any:
     """
     y = scipy.linalg.toeplitz(c, r)
     m = np.shape(y)[-2]
-    project_c, project_r = input_projector(c), (_no_tangent if r is None else input_projector(r))
+    project_c, project_r = cotangent_projector(c), (_no_tangent if r is None else cotangent_projector(r))
     c_shape = np.shape(np.atleast_1d(c))
 
     def toeplitz_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, y.shape, "toeplitz pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.toeplitz")
         if passes_through(g):
             return NO, project_c(g), (NO if r is None else project_r(g))
         sums = diagonal_sums(g)  # index m - 1 + (j - i)
@@ -189,7 +176,7 @@ def toeplitz_rrule(c: np.ndarray, r: Any = None) -> Any:
 def toeplitz_frule(tangents: Any, c: np.ndarray, r: Any = None) -> Any:
     """Forward rule of ``scipy.linalg.toeplitz``: the Toeplitz matrix of the tangents (``conj(dc)`` for ``r=None``)."""
     y = scipy.linalg.toeplitz(c, r)
-    dc, dr = _tangent(tangents[1]), (None if r is None else _tangent(tangents[2]))
+    dc, dr = tangent_value(tangents[1]), (None if r is None else tangent_value(tangents[2]))
     for v in (dc, dr):
         if isinstance(v, NotImplementedTangent):
             return y, v
@@ -215,11 +202,11 @@ def circulant_rrule(c: np.ndarray) -> Any:
     array([12., 12., 12.])
     """
     y = scipy.linalg.circulant(c)
-    project_c = input_projector(c)
+    project_c = cotangent_projector(c)
     n = np.shape(y)[-1]
 
     def circulant_pullback(dy: Any) -> tuple[Any, Any]:
-        g = output_cotangent(dy, y.shape, "circulant pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.circulant")
         if passes_through(g):
             return NO, project_c(g)
         rows = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # [k, j] -> i = (j + k) mod n
@@ -233,7 +220,7 @@ def circulant_rrule(c: np.ndarray) -> Any:
 def circulant_frule(tangents: Any, c: np.ndarray) -> Any:
     """Forward rule of ``scipy.linalg.circulant``: the circulant matrix of the tangent."""
     y = scipy.linalg.circulant(c)
-    dc = _tangent(tangents[1])
+    dc = tangent_value(tangents[1])
     if dc is None or isinstance(dc, NotImplementedTangent):
         return y, ZeroTangent() if dc is None else dc
     return y, ProjectTo(y)(scipy.linalg.circulant(dc))
@@ -254,10 +241,10 @@ def hankel_rrule(c: np.ndarray, r: Any = None) -> Any:
     """
     y = scipy.linalg.hankel(c, r)
     m = np.shape(y)[-2]
-    project_c, project_r = input_projector(c), (_no_tangent if r is None else input_projector(r))
+    project_c, project_r = cotangent_projector(c), (_no_tangent if r is None else cotangent_projector(r))
 
     def hankel_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, y.shape, "hankel pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.hankel")
         if passes_through(g):
             return NO, project_c(g), (NO if r is None else project_r(g))
         sums = diagonal_sums(g[::-1, :])  # with the rows flipped, entry s sums the antidiagonal i + j = s
@@ -274,7 +261,7 @@ def hankel_rrule(c: np.ndarray, r: Any = None) -> Any:
 def hankel_frule(tangents: Any, c: np.ndarray, r: Any = None) -> Any:
     """Forward rule of ``scipy.linalg.hankel``: the Hankel matrix of the tangents."""
     y = scipy.linalg.hankel(c, r)
-    dc, dr = _tangent(tangents[1]), (None if r is None else _tangent(tangents[2]))
+    dc, dr = tangent_value(tangents[1]), (None if r is None else tangent_value(tangents[2]))
     for v in (dc, dr):
         if isinstance(v, NotImplementedTangent):
             return y, v
@@ -308,11 +295,11 @@ def khatri_rao_rrule(a: np.ndarray, b: np.ndarray) -> Any:
            [3.]]))
     """
     y = scipy.linalg.khatri_rao(a, b)
-    project_a, project_b = input_projector(a), input_projector(b)
+    project_a, project_b = cotangent_projector(a), cotangent_projector(b)
     i_rows, j_rows = np.shape(a)[-2], np.shape(b)[-2]
 
     def khatri_rao_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, y.shape, "khatri_rao pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.khatri_rao")
         if passes_through(g):
             return NO, project_a(g), project_b(g)
         g3 = g.reshape(g.shape[:-2] + (i_rows, j_rows, g.shape[-1]))
@@ -327,7 +314,7 @@ def khatri_rao_rrule(a: np.ndarray, b: np.ndarray) -> Any:
 def khatri_rao_frule(tangents: Any, a: np.ndarray, b: np.ndarray) -> Any:
     """Forward rule of ``scipy.linalg.khatri_rao``: ``khatri_rao(da, b) + khatri_rao(a, db)``."""
     y = scipy.linalg.khatri_rao(a, b)
-    da, db = _tangent(tangents[1]), _tangent(tangents[2])
+    da, db = tangent_value(tangents[1]), tangent_value(tangents[2])
     if isinstance(da, NotImplementedTangent):
         return y, da
     if isinstance(db, NotImplementedTangent):
@@ -393,18 +380,16 @@ def orthogonal_procrustes_rrule(A: np.ndarray, B: np.ndarray, check_finite: bool
            [0., 1.]])
     """
     out = scipy.linalg.orthogonal_procrustes(A, B, check_finite)
-    r = out[0]
-    project_a, project_b = input_projector(A), input_projector(B)
+    project_a, project_b = cotangent_projector(A), cotangent_projector(B)
     a, b = np.asarray(A), np.asarray(B)
 
     def orthogonal_procrustes_pullback(dy: Any) -> tuple[Any, ...]:
-        gr, gs = output_parts(dy, ("R", "scale"), "orthogonal_procrustes pullback")
+        gr, gs = cotangent_parts(dy, out, "scipy.linalg.orthogonal_procrustes")
+        missing = not_implemented_in(gr, gs)
+        if missing is not None:
+            return NO, missing, missing, NO
         if gr is None and gs is None:
-            return NO, ZeroTangent(), ZeroTangent(), NO
-        for part in (gr, gs):
-            if isinstance(part, NotImplementedTangent):
-                return NO, part, part, NO
-        gr = None if gr is None else output_cotangent(gr, r.shape, "orthogonal_procrustes pullback: R cotangent")
+            return NO, project_a(ZeroTangent()), project_b(ZeroTangent()), NO
         polar = _Polar(a, b)
         if polar.f is None:
             return NO, not_implemented(_SINGULAR), not_implemented(_SINGULAR), NO
@@ -420,7 +405,7 @@ def orthogonal_procrustes_rrule(A: np.ndarray, B: np.ndarray, check_finite: bool
 def orthogonal_procrustes_frule(tangents: Any, A: np.ndarray, B: np.ndarray, check_finite: bool = True) -> Any:
     """Forward rule of ``scipy.linalg.orthogonal_procrustes``: ``dR = U (F ∘ (dK - dK^H)) V^H``, ``Re tr dK``."""
     out = scipy.linalg.orthogonal_procrustes(A, B, check_finite)
-    da, db = _tangent(tangents[1]), _tangent(tangents[2])
+    da, db = tangent_value(tangents[1]), tangent_value(tangents[2])
     if isinstance(da, NotImplementedTangent):
         return out, da
     if isinstance(db, NotImplementedTangent):
@@ -434,3 +419,59 @@ def orthogonal_procrustes_frule(tangents: Any, A: np.ndarray, B: np.ndarray, che
     dm = (0 if da is None else mH(da) @ b) + (0 if db is None else mH(a) @ db)
     dr, ds = polar.tangent(np.asarray(dm))
     return out, ProjectTo(out)((dr, ds))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.block_diag)
+def _block_diag_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 2)), rng.standard_normal((1, 3)), label="two matrices"),
+        Sample(rng.standard_normal((2, 2)), rng.standard_normal(2), 1.5, label="a matrix, a row and a number"),
+        Sample(rng.standard_normal((2, 2)).astype(np.float32), rng.standard_normal((1, 1)), label="float32, float64"),
+        Sample(rng.standard_normal((2, 2)) + 1j, rng.standard_normal((2, 1)), label="complex"),
+        Sample([[1.0, 2.0], [3.0, 4.0]], rng.standard_normal((1, 2)), label="a list of lists"),
+    ]
+
+
+@sample_inputs(scipy.linalg.toeplitz, scipy.linalg.hankel)
+def _toeplitz_samples(rng: np.random.Generator) -> list[Sample]:
+    c, r = rng.standard_normal(3), rng.standard_normal(4)
+    return [
+        Sample(c, label="c only"),
+        Sample(c, r, label="c and r"),
+        Sample(c.astype(np.float32), r.astype(np.float32), label="float32"),
+        Sample(c + 1j * rng.standard_normal(3), label="complex c only"),
+        Sample(c, fkwargs={"r": r + 0.5j}, label="complex r by keyword"),
+    ]
+
+
+@sample_inputs(scipy.linalg.circulant)
+def _circulant_samples(rng: np.random.Generator) -> list[Sample]:
+    c = rng.standard_normal(4)
+    return [
+        Sample(c, label="real"),
+        Sample(c.astype(np.float32), label="float32"),
+        Sample(c + 1j * rng.standard_normal(4), label="complex"),
+        Sample(np.stack([c, -c]), label="stack"),
+    ]
+
+
+@sample_inputs(scipy.linalg.khatri_rao)
+def _khatri_rao_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((2, 3)), rng.standard_normal((4, 3)), label="real"),
+        Sample(rng.standard_normal((2, 3)).astype(np.float32), rng.standard_normal((1, 3)).astype(np.float32),
+               label="float32"),
+        Sample(rng.standard_normal((2, 2)) + 1j, rng.standard_normal((3, 2)), label="complex"),
+    ]
+
+
+@sample_inputs(scipy.linalg.orthogonal_procrustes)
+def _orthogonal_procrustes_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 3))
+    return [
+        Sample(a, rng.standard_normal((4, 3)), label="4x3"),
+        Sample(a.astype(np.float32), rng.standard_normal((4, 3)).astype(np.float32), label="float32"),
+        Sample(a + 1j * rng.standard_normal((4, 3)), rng.standard_normal((4, 3)), label="complex"),
+        Sample(a, rng.standard_normal((4, 3)), False, label="check_finite by position"),
+    ]

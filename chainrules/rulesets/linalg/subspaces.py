@@ -63,17 +63,23 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from chainrules.rulesets.linalg._samples import unitary
 from chainrules.rulesets.linalg._spectral import relative_tolerance
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    mH,
-    not_implemented_in,
-    output_cotangent,
-    passes_through,
-    tangent_value,
-)
+from chainrules.rulesets.linalg._utils import NO, mH, not_implemented_in, tangent_value
 from chainrules.rulesets.linalg.svd import svd_cotangent, svd_pushforward
-from chainrules_core import ProjectTo, Thunk, ZeroTangent, cotangent_projector, frule, rrule, unbroadcast
+from chainrules_core import (
+    ProjectTo,
+    Sample,
+    Thunk,
+    ZeroTangent,
+    cotangent_projector,
+    frule,
+    passes_through,
+    read_cotangent,
+    rrule,
+    sample_inputs,
+    unbroadcast,
+)
 
 __all__ = ["numerical_rank"]
 
@@ -145,7 +151,7 @@ def orth_rrule(A: np.ndarray, rcond: Any = None) -> Any:
     project_a = cotangent_projector(A)
 
     def orth_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, state.y.shape, "orth pullback: output cotangent")
+        g = read_cotangent(dy, state.y, "scipy.linalg.orth")
         if passes_through(g):
             return NO, project_a(g), NO
         return NO, project_a(state.cotangent(g)), NO
@@ -208,7 +214,7 @@ def null_space_rrule(A: np.ndarray, rcond: Any = None, *, overwrite_a: Any = Fal
     project_a = cotangent_projector(A)
 
     def null_space_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, state.y.shape, "null_space pullback: output cotangent")
+        g = read_cotangent(dy, state.y, "scipy.linalg.null_space")
         if passes_through(g):
             return NO, project_a(g), NO
         return NO, project_a(state.cotangent(g)), NO
@@ -301,7 +307,7 @@ def subspace_angles_rrule(A: np.ndarray, B: np.ndarray) -> Any:
     a_shape, b_shape = np.shape(A), np.shape(B)
 
     def subspace_angles_pullback(dy: Any) -> tuple[Any, Any, Any]:
-        g = output_cotangent(dy, theta.shape, "subspace_angles pullback: output cotangent")
+        g = read_cotangent(dy, theta, "scipy.linalg.subspace_angles")
         if passes_through(g):
             return NO, project_a(g), project_b(g)
         batch, states = _angle_states(A, B, theta)
@@ -333,3 +339,51 @@ def subspace_angles_frule(tangents: Any, A: np.ndarray, B: np.ndarray) -> Any:
     for i, state in zip(np.ndindex(batch), states):
         out[i] = state.tangent(None if a_full is None else a_full[i], None if b_full is None else b_full[i])
     return theta, ProjectTo(theta)(out)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _rank_two_tall(rng: np.random.Generator) -> np.ndarray:
+    """A 4x3 matrix with singular values ``(3, 1.5, 0)``: with ``rcond=0.2`` the steps of the finite differences
+    keep the numerical rank (and the output's shape) at two."""
+    u, v = unitary(4, rng)[:, :3], unitary(3, rng)
+    return (u * np.array([3.0, 1.5, 0.0])) @ v.T
+
+
+def _projector(q: np.ndarray) -> np.ndarray:
+    """``Q Q^H``: the subspace, blind to the basis ``Q W`` chosen for it."""
+    return q @ np.conj(np.swapaxes(q, -1, -2))
+
+
+@sample_inputs(sla.orth)
+def _orth_samples(rng: np.random.Generator) -> list[Sample]:
+    a = rng.standard_normal((4, 2))
+    return [
+        Sample(a, label="real, distinct singular values (the basis itself)"),
+        Sample(a.astype(np.float32), gauge_invariant=_projector, label="float32"),
+        Sample(a + 1j * rng.standard_normal((4, 2)), gauge_invariant=_projector, label="complex (the projector)"),
+        Sample(_rank_two_tall(rng), 0.2, gauge_invariant=_projector,
+               label="rank 2 of 3 columns, rcond=0.2 by position (the rank locally constant)"),
+    ]
+
+
+@sample_inputs(sla.null_space)
+def _null_space_samples(rng: np.random.Generator) -> list[Sample]:
+    wide = rng.standard_normal((2, 4))
+    return [
+        Sample(wide, gauge_invariant=_projector, label="wide, full row rank"),
+        Sample(rng.standard_normal((2, 3)), label="a one-dimensional null space (its sign kept)"),
+        Sample(wide + 1j * rng.standard_normal((2, 4)), gauge_invariant=_projector, label="complex"),
+        Sample(wide.astype(np.float32), fkwargs={"rcond": 1e-6}, gauge_invariant=_projector, label="float32, rcond"),
+    ]
+
+
+@sample_inputs(sla.subspace_angles)
+def _subspace_angles_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(rng.standard_normal((4, 2)), rng.standard_normal((4, 2)), label="two planes in R^4"),
+        Sample(rng.standard_normal((4, 1)), rng.standard_normal((4, 3)), label="a line and a hyperplane"),
+        Sample(rng.standard_normal((3, 2)) + 1j * rng.standard_normal((3, 2)), rng.standard_normal((3, 1)),
+               label="complex"),
+        Sample(rng.standard_normal((4, 2)).astype(np.float32), rng.standard_normal((4, 2)).astype(np.float32),
+               label="float32"),
+    ]

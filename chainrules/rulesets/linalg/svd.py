@@ -84,26 +84,28 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from chainrules.rulesets.linalg._samples import hermitian, singular_projectors, unitary
 from chainrules.rulesets.linalg._spectral import (
     add_to_diagonal,
-    first_not_implemented,
     gap_threshold,
     hermitian_from_triangle,
     hermitian_triangle_cotangent,
     inverse_gaps,
-    output_parts,
     relative_tolerance,
-    single_output,
 )
-from chainrules.rulesets.linalg._utils import mH, not_implemented_in, tangent_value
-from chainrules.structured import StructuredMatrix
+from chainrules.rulesets.linalg._utils import cotangent_parts, mH, not_implemented_in, tangent_value
+from chainrules.structured import Bidiagonal, StructuredMatrix
 from chainrules_core import (
     NoTangent,
     ProjectTo,
+    Sample,
     ZeroTangent,
     cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
 )
 
 NO = NoTangent()
@@ -254,18 +256,18 @@ def svd_rrule(a: Any, full_matrices: Any = True, compute_uv: Any = True, hermiti
             s, V, signs = _hermitian_svd_values(a)
 
             def svdvals_hermitian_pullback(dy: Any) -> tuple[Any, ...]:
-                s_bar = single_output(dy, s.shape, "np.linalg.svd pullback: output cotangent")
-                if s_bar is None or not isinstance(s_bar, np.ndarray):
-                    return NO, ZeroTangent() if s_bar is None else s_bar, NO, NO, NO
+                s_bar = read_cotangent(dy, s, np.linalg.svd)
+                if passes_through(s_bar):
+                    return NO, project_a(s_bar), NO, NO, NO
                 return NO, project_a(_values_cotangent_hermitian(V, signs, s_bar)), NO, NO, NO
 
             return s, svdvals_hermitian_pullback
         U, s, Vh = np.linalg.svd(a, full_matrices=False)
 
         def svdvals_pullback(dy: Any) -> tuple[Any, ...]:
-            s_bar = single_output(dy, s.shape, "np.linalg.svd pullback: output cotangent")
-            if s_bar is None or not isinstance(s_bar, np.ndarray):
-                return NO, ZeroTangent() if s_bar is None else s_bar, NO, NO, NO
+            s_bar = read_cotangent(dy, s, np.linalg.svd)
+            if passes_through(s_bar):
+                return NO, project_a(s_bar), NO, NO, NO
             return NO, project_a(svd_cotangent(U, s, Vh, None, s_bar, None)), NO, NO, NO
 
         return s, svdvals_pullback
@@ -275,13 +277,12 @@ def svd_rrule(a: Any, full_matrices: Any = True, compute_uv: Any = True, hermiti
     rtol = relative_tolerance(s.dtype)
 
     def svd_pullback(dy: Any) -> tuple[Any, ...]:
-        U_bar, s_bar, Vh_bar = output_parts(dy, ("U", "S", "Vh"), (U.shape, s.shape, Vh.shape),
-                                            "np.linalg.svd pullback")
-        missing = first_not_implemented((U_bar, s_bar, Vh_bar))
+        U_bar, s_bar, Vh_bar = cotangent_parts(dy, y, np.linalg.svd)
+        missing = not_implemented_in(U_bar, s_bar, Vh_bar)
         if missing is not None:
             return NO, missing, NO, NO, NO
         if U_bar is None and s_bar is None and Vh_bar is None:
-            return NO, ZeroTangent(), NO, NO, NO
+            return NO, project_a(ZeroTangent()), NO, NO, NO
         G = svd_cotangent(U, s, Vh, U_bar, s_bar, Vh_bar, rtol)
         return NO, project_a(hermitian_triangle_cotangent(G, lower=True) if hermitian else G), NO, NO, NO
 
@@ -341,7 +342,7 @@ def svdvals_rrule(x: Any) -> Any:
     array([[0., 1.],
            [0., 0.]])
     """
-    return _values_only_rrule(x, "np.linalg.svdvals", 0)
+    return _values_only_rrule(x, "numpy.linalg.svdvals", 0)
 
 
 @frule.register(np.linalg.svdvals, MATRIX_INPUTS)
@@ -357,9 +358,9 @@ def _values_only_rrule(a: Any, name: str, n_rest: int) -> Any:
     rest = (NO,) * n_rest
 
     def svdvals_pullback(dy: Any) -> tuple[Any, ...]:
-        s_bar = single_output(dy, s.shape, f"{name} pullback: output cotangent")
-        if s_bar is None or not isinstance(s_bar, np.ndarray):
-            return (NO, ZeroTangent() if s_bar is None else s_bar, *rest)
+        s_bar = read_cotangent(dy, s, name)
+        if passes_through(s_bar):
+            return (NO, project_a(s_bar), *rest)
         return (NO, project_a(svd_cotangent(U, s, Vh, None, s_bar, None)), *rest)
 
     return s, svdvals_pullback
@@ -397,13 +398,12 @@ def scipy_svd_rrule(a: Any, full_matrices: Any = True, compute_uv: Any = True, o
     rest = (NO,) * 5
 
     def scipy_svd_pullback(dy: Any) -> tuple[Any, ...]:
-        U_bar, s_bar, Vh_bar = output_parts(dy, ("U", "s", "Vh"), (U.shape, s.shape, Vh.shape),
-                                            "scipy.linalg.svd pullback")
-        missing = first_not_implemented((U_bar, s_bar, Vh_bar))
+        U_bar, s_bar, Vh_bar = cotangent_parts(dy, y, "scipy.linalg.svd")
+        missing = not_implemented_in(U_bar, s_bar, Vh_bar)
         if missing is not None:
             return (NO, missing, *rest)
         if U_bar is None and s_bar is None and Vh_bar is None:
-            return (NO, ZeroTangent(), *rest)
+            return (NO, project_a(ZeroTangent()), *rest)
         return (NO, project_a(svd_cotangent(U, s, Vh, U_bar, s_bar, Vh_bar, rtol)), *rest)
 
     return y, scipy_svd_pullback
@@ -444,3 +444,78 @@ def scipy_svdvals_rrule(a: Any, overwrite_a: Any = False, check_finite: Any = Tr
 def scipy_svdvals_frule(tangents: Any, a: Any, overwrite_a: Any = False, check_finite: Any = True) -> Any:
     """Forward rule of ``scipy.linalg.svdvals``."""
     return _values_only_frule(tangents[1], a)
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+def _separated(rng: np.random.Generator, m: int, n: int, dtype: Any = np.float64) -> np.ndarray:
+    """An ``m x n`` matrix with singular values ``3, 2, 1, ...`` (well separated, nonzero)."""
+    k = min(m, n)
+    u, v = unitary(m, rng, dtype)[:, :k], unitary(n, rng, dtype)[:, :k]
+    return ((u * (3.0 - np.arange(k) + 0.1 * rng.random(k))) @ np.conj(v.T)).astype(dtype)
+
+
+def _thin_projectors(result: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``s``, ``u_k v_k^H`` and the projectors on the ranges of the full ``U`` and ``V`` beyond the singular vectors:
+    blind to the joint phases of ``(u_k, v_k)`` and to the free bases of the complements (``full_matrices=True``)."""
+    U, s, Vh = result[0], result[1], result[2]
+    k = s.shape[-1]
+    u2, v2 = U[..., :, k:], np.conj(np.swapaxes(Vh[..., k:, :], -1, -2))
+    return (*singular_projectors(result), u2 @ np.conj(np.swapaxes(u2, -1, -2)),
+            v2 @ np.conj(np.swapaxes(v2, -1, -2)))
+
+
+def _repeated_singular_value(rng: np.random.Generator) -> np.ndarray:
+    """A 3x3 matrix with singular values ``(2, 2, 1)``."""
+    return (unitary(3, rng) * np.array([2.0, 2.0, 1.0])) @ unitary(3, rng).T
+
+
+def _pair_invariants(result: Any) -> tuple[Any, ...]:
+    """For singular values ``(2, 2, 1)``: ``s_0 + s_1``, ``s_2``, the pair's ``U_c V_c^H`` and ``u_2 v_2^H``."""
+    U, s, Vh = result[0], result[1], result[2]
+    return s[0] + s[1], s[2], U[:, :2] @ Vh[:2], np.outer(U[:, 2], Vh[2])
+
+
+@sample_inputs(np.linalg.svd)
+def _svd_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _separated(rng, 4, 3)
+    g = _thin_projectors
+    return [
+        Sample(a, False, label="tall, reduced: real, the vectors themselves"),
+        Sample(a, gauge_invariant=g, label="tall, full_matrices=True"),
+        Sample(a.T, fkwargs={"full_matrices": False}, label="wide, reduced"),
+        Sample(a.astype(np.float32), False, gauge_invariant=g, label="float32"),
+        Sample(_separated(rng, 3, 3, np.complex128), False, gauge_invariant=g, label="complex (u_k v_k^H)"),
+        Sample(a, fkwargs={"compute_uv": False}, label="compute_uv=False"),
+        Sample(hermitian(rng), False, True, True, gauge_invariant=g, label="hermitian=True"),
+        Sample(hermitian(rng), fkwargs={"compute_uv": False, "hermitian": True}, label="hermitian, values only"),
+        Sample(np.stack([_separated(rng, 3, 2), _separated(rng, 3, 2)]), False, gauge_invariant=g, label="stack"),
+        Sample(_repeated_singular_value(rng), gauge_invariant=_pair_invariants, label="a repeated singular value"),
+        Sample(Bidiagonal(np.array([3.0, 2.0, 1.0]), np.array([0.5, -0.3])), False, gauge_invariant=g,
+               label="Bidiagonal"),
+    ]
+
+
+@sample_inputs(np.linalg.svdvals, sla.svdvals)
+def _svdvals_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _separated(rng, 4, 3)
+    return [
+        Sample(a, label="tall"),
+        Sample(a.T.astype(np.float32), label="wide, float32"),
+        Sample(_separated(rng, 3, 3, np.complex128), label="complex"),
+        Sample(_repeated_singular_value(rng), gauge_invariant=lambda s: (s[0] + s[1], s[2]),
+               label="a repeated singular value: symmetric functions"),
+    ]
+
+
+@sample_inputs(sla.svd)
+def _scipy_svd_samples(rng: np.random.Generator) -> list[Sample]:
+    a = _separated(rng, 4, 3)
+    g = _thin_projectors
+    return [
+        Sample(a, False, label="tall, reduced"),
+        Sample(a, gauge_invariant=g, label="full_matrices=True"),
+        Sample(a.astype(np.float32), False, gauge_invariant=g, label="float32"),
+        Sample(_separated(rng, 3, 4, np.complex128), False, gauge_invariant=g, label="complex"),
+        Sample(a, fkwargs={"compute_uv": False}, label="compute_uv=False"),
+        Sample(a, False, True, False, True, "gesvd", gauge_invariant=g, label="lapack_driver='gesvd' by position"),
+    ]

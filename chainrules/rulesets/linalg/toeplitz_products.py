@@ -31,23 +31,19 @@ import numpy as np
 import scipy.fft
 import scipy.linalg
 
-from chainrules.rulesets.linalg._utils import (
-    NO,
-    conj,
-    not_implemented_in,
-    output_cotangent,
-    output_parts,
-    passes_through,
-    tangent_value,
-)
+from chainrules.rulesets.linalg._utils import NO, conj, not_implemented_in, tangent_parts, tangent_value
 from chainrules_core import (
     ProjectTo,
+    Sample,
     Tangent,
     Thunk,
     ZeroTangent,
     cotangent_projector,
     frule,
+    passes_through,
+    read_cotangent,
     rrule,
+    sample_inputs,
     unbroadcast,
 )
 
@@ -124,7 +120,7 @@ def matmul_toeplitz_rrule(c_or_cr: Any, x: np.ndarray, check_finite: Any = False
         return Tangent(tuple, project_c(value_c), project_r(value_r))
 
     def matmul_toeplitz_pullback(dy: Any) -> tuple[Any, ...]:
-        g = output_cotangent(dy, np.shape(y), "matmul_toeplitz pullback: output cotangent")
+        g = read_cotangent(dy, y, "scipy.linalg.matmul_toeplitz")
         if passes_through(g):
             return NO, cr_cotangent(g, g), project_x(g), NO, NO
         X, G = _matrices(x, g)
@@ -171,7 +167,7 @@ def matmul_toeplitz_frule(tangents: Any, c_or_cr: Any, x: np.ndarray, check_fini
     if hermitian:
         dc, dr = tangent_value(tangents[1]), None
     else:
-        dc, dr = output_parts(tangents[1], ("c", "r"), "matmul_toeplitz frule: tangent of (c, r)")
+        dc, dr = tangent_parts(tangents[1], ("c", "r"), "scipy.linalg.matmul_toeplitz frule: tangent of (c, r)")
         dc, dr = (None if t is None else tangent_value(t) for t in (dc, dr))
     dx = tangent_value(tangents[2])
     missing = not_implemented_in(dc, dr, dx)
@@ -190,3 +186,17 @@ def matmul_toeplitz_frule(tangents: Any, c_or_cr: Any, x: np.ndarray, check_fini
             dr = np.zeros(r.shape) if dr is None else dr
             total = total + scipy.linalg.matmul_toeplitz((dc, dr), x, False, workers)
     return y, ProjectTo(y)(np.broadcast_to(total, y.shape))
+
+
+# ---- sample inputs ----------------------------------------------------------------------------------------
+@sample_inputs(scipy.linalg.matmul_toeplitz)
+def _matmul_toeplitz_samples(rng: np.random.Generator) -> list[Sample]:
+    c, r, x = rng.standard_normal(4), rng.standard_normal(4), rng.standard_normal(4)
+    return [
+        Sample(c, x, label="c only (Hermitian Toeplitz)"),
+        Sample((c, r), x, label="(c, r)"),
+        Sample((c, r), rng.standard_normal((4, 2)), label="two columns"),
+        Sample(c + 1j * rng.standard_normal(4), x, label="complex c"),
+        Sample((c.astype(np.float32), r.astype(np.float32)), x.astype(np.float32), label="float32"),
+        Sample((c, r), x, False, None, label="check_finite, workers by position"),
+    ]

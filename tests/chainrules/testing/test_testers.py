@@ -215,3 +215,43 @@ def test_primal_and_tangent():
 
 def test_testers_are_not_collected_by_pytest():
     assert test_rrule.__test__ is False and test_frule.__test__ is False and test_scalar.__test__ is False
+
+
+# ---- a structured tangent that is partly not implemented ---------------------------------------------
+def value_and_scaled(x, k):
+    return np.sin(x), k * x
+
+
+@frule.register(value_and_scaled, float, float)
+def value_and_scaled_frule(tangents, x, k):
+    from chainrules_core import Tangent, not_implemented
+
+    _, dx, _dk = tangents
+    return value_and_scaled(x, k), Tangent(tuple, np.cos(x) * dx, not_implemented("the second output"))
+
+
+def value_and_scaled_wrong(x, k):
+    return np.sin(x), k * x
+
+
+@frule.register(value_and_scaled_wrong, float, float)
+def value_and_scaled_wrong_frule(tangents, x, k):
+    from chainrules_core import Tangent, not_implemented
+
+    _, dx, _dk = tangents
+    return value_and_scaled_wrong(x, k), Tangent(tuple, 2 * np.cos(x) * dx, not_implemented("the second output"))
+
+
+def test_frule_partly_not_implemented_is_an_expected_failure_and_the_rest_is_checked():
+    import warnings
+
+    from chainrules.testing import NotImplementedDerivativeWarning
+    from chainrules.testing.testers import _collect_not_implemented
+
+    with _collect_not_implemented() as notes:
+        test_frule(value_and_scaled, 0.3, 2.0, check_rrule_consistency=False)
+    assert notes and "the second output" in notes[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NotImplementedDerivativeWarning)
+        with _collect_not_implemented(), pytest.raises(AssertionError, match="output tangent"):
+            test_frule(value_and_scaled_wrong, 0.3, 2.0, check_rrule_consistency=False)

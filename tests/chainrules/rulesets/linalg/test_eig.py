@@ -21,6 +21,7 @@ import scipy.linalg as sla
 
 import chainrules  # noqa: F401  (registers the rules)
 from chainrules import NoTangent, NotImplementedTangent, ProjectionError, Thunk, ZeroTangent, frule, rrule, unthunk
+from chainrules.rulesets.linalg._samples import sorted_eigenprojectors, sorted_eigenvalues
 from chainrules.structured import UpperTriangular
 from chainrules.testing import test_frule, test_rrule
 
@@ -275,10 +276,10 @@ def test_scipy_eig_generalized_returns_thunks(rand, spd):
 def test_eig_wrong_cotangents(rand):
     a = general(rand, (3, 3), np.float64)
     _, pullback = rrule(np.linalg.eig, a)
-    with pytest.raises(ProjectionError, match=r"np.linalg.eig pullback: cotangent of eigenvectors"):
+    with pytest.raises(ProjectionError, match=r"numpy.linalg.eig pullback: cotangent of output 1 has shape \(3, 2\)"):
         pullback((rand((3,)), rand((3, 2))))
     _, pullback = rrule(sla.eig, a, left=True)
-    with pytest.raises(ValueError, match="2 parts, expected 3"):
+    with pytest.raises(ProjectionError, match=r"scipy\.linalg\.eig pullback: output cotangent has 2 parts, expected 3"):
         pullback((rand((3,)), rand((3, 3))))
 
 
@@ -287,3 +288,50 @@ def test_eig_primal_errors_pass_through(rand):
         rrule(np.linalg.eig, rand((2, 3)))
     with pytest.raises(ValueError):
         rrule(sla.eig, rand((3, 3)), rand((2, 2)))
+
+
+# ---- the testers' gauge_invariant=: complex eigenvectors checked directly ---------------------------------------
+def test_eig_complex_through_sorted_eigenprojectors(rand):
+    """A general complex matrix: each eigenvector has a free phase, and geev's eigenvalue order can change
+    under a small perturbation; the testers compare the sorted eigenvalues and the projectors ``v_k v_k^H``."""
+    a = general(rand, (3, 3), np.complex128)
+    test_rrule(np.linalg.eig, a, gauge_invariant=sorted_eigenprojectors)
+    test_frule(np.linalg.eig, a, gauge_invariant=sorted_eigenprojectors)
+    test_rrule(sla.eig, a, fkwargs={"left": True, "right": False}, gauge_invariant=sorted_eigenprojectors)
+    test_rrule(np.linalg.eigvals, a, gauge_invariant=sorted_eigenvalues)
+
+
+def test_eigvals_pairs_its_own_eigenvalues_with_eigenvectors():
+    """``eigvals`` (geev without vectors) can order the eigenvalues differently from ``eig``: the rule returns
+    ``eigvals``' own output and matches the eigenvectors of its pullback to it, so ``w_bar = e_k`` gives the
+    gradient of ``eigvals(a)[k]`` (finite differences of the eigenvalue of that value, found by sorting)."""
+    a = np.array([[0.914, -0.099, 0.397], [-0.051, 1.971, 0.151], [-0.681, -0.400, 4.115]])
+    w, pullback = rrule(np.linalg.eigvals, a)
+    np.testing.assert_array_equal(w, np.linalg.eigvals(a))
+    rank = np.argsort(np.argsort(w.real))          # the place of each eigenvalue in the sorted spectrum
+    d = np.random.default_rng(0).standard_normal((3, 3))
+    h = 1e-6
+    fd = (sorted_eigenvalues(np.linalg.eigvals(a + h * d)) - sorted_eigenvalues(np.linalg.eigvals(a - h * d))) / (2 * h)
+    for k in range(3):
+        w_bar = np.zeros(3)
+        w_bar[k] = 1.0
+        assert np.sum(unthunk(pullback(w_bar)[1]) * d) == pytest.approx(fd[rank[k]].real, rel=1e-6)
+
+
+def test_scipy_eigvals_pairs_its_eigenvalues_with_their_eigenvectors():
+    """At this float32 matrix SciPy's ``eigvals`` returns ``(-1.81, 0.84, -0.54)`` and NumPy's ``eig``
+    ``(0.84, -1.81, -0.54)``: the pullback's eigenvectors must follow the primal's order (it paired them by
+    position before). ``w_bar = e_k`` must give the gradient of the eigenvalue ``w[k]`` (finite differences
+    at float64, each eigenvalue found by sorting the real spectrum)."""
+    a = np.array([[-0.41, 0.76, 0.77], [1.55, -0.71, 0.08], [0.69, 0.04, -0.39]], dtype=np.float32)
+    w, pullback = rrule(sla.eigvals, a)
+    assert not np.allclose(w, np.linalg.eig(a)[0], atol=1e-3)           # the two orders differ here
+    rank = np.argsort(np.argsort(w.real))
+    d = np.random.default_rng(1).standard_normal((3, 3))
+    h = 1e-6
+    a64 = a.astype(np.float64)
+    fd = (np.sort(sla.eigvals(a64 + h * d).real) - np.sort(sla.eigvals(a64 - h * d).real)) / (2 * h)
+    for k in range(3):
+        w_bar = np.zeros(3, dtype=np.complex64)
+        w_bar[k] = 1.0
+        assert np.sum(unthunk(pullback(w_bar)[1]) * d) == pytest.approx(fd[rank[k]], rel=1e-4)

@@ -26,6 +26,7 @@ import scipy.linalg as sla
 import chainrules
 from chainrules import NotImplementedTangent, ProjectionError, Tangent, Thunk, ZeroTangent, rrule
 from chainrules.rulesets.linalg import degeneracy_tolerance
+from chainrules.rulesets.linalg._samples import eigenprojectors
 from chainrules.structured import Hermitian, Symmetric
 from chainrules.testing import PrimalAndTangent, test_frule, test_rrule
 
@@ -265,13 +266,14 @@ def test_degeneracy_tolerance():
     gauge = np.zeros((3, 3))
     gauge[:, :2] = V[:, :2] @ rng.standard_normal((2, 2))
     # gap 1e-3 relative: a separate pair by default, one cluster at rtol = 1e-2
-    assert not np.allclose(pullback((None, V_bar + gauge))[1], pullback((None, V_bar))[1])
+    assert not np.allclose(pullback((ZeroTangent(), V_bar + gauge))[1], pullback((ZeroTangent(), V_bar))[1])
     with degeneracy_tolerance(1e-2):
         _, clustered = rrule(np.linalg.eigh, a)
-    np.testing.assert_allclose(clustered((None, V_bar + gauge))[1], clustered((None, V_bar))[1], atol=1e-12)
+    np.testing.assert_allclose(clustered((ZeroTangent(), V_bar + gauge))[1], clustered((ZeroTangent(), V_bar))[1],
+                               atol=1e-12)
     with degeneracy_tolerance(0.0):  # only exactly equal eigenvalues: eigh(I) is still finite
         _, pullback = rrule(np.linalg.eigh, np.eye(3))
-        assert np.all(np.isfinite(pullback((None, V_bar))[1]))
+        assert np.all(np.isfinite(pullback((ZeroTangent(), V_bar))[1]))
     with pytest.raises(ValueError, match="rtol"), degeneracy_tolerance(-1.0):
         pass
 
@@ -457,12 +459,15 @@ def test_eigh_cotangent_kinds(rand):
 def test_eigh_wrong_cotangents(rand):
     a = rand((3, 3))
     _, pullback = rrule(np.linalg.eigh, a)
-    with pytest.raises(ProjectionError, match=r"eigh pullback.*eigenvectors.*\(2, 2\).*\(3, 3\)"):
+    with pytest.raises(ProjectionError, match=r"eigh pullback: cotangent of output 1 has shape \(2, 2\), expected "
+                                              r"shape \(3, 3\)"):
         pullback((rand((3,)), rand((2, 2))))
-    with pytest.raises(ValueError, match="3 parts, expected 2"):
+    with pytest.raises(ProjectionError, match="eigh pullback: output cotangent has 3 parts, expected 2"):
         pullback((rand((3,)), rand((3, 3)), rand((3,))))
-    with pytest.raises(TypeError, match="eigh pullback"):
+    with pytest.raises(ProjectionError, match="eigh pullback: output cotangent is a ndarray"):
         pullback(rand((3,)))
+    with pytest.raises(ProjectionError, match="eigh pullback: cotangent of output 0 is a NoneType"):
+        pullback((None, rand((3, 3))))
     _, pullback = rrule(sla.eigh, a, eigvals_only=True)
     with pytest.raises(ProjectionError, match=r"scipy.linalg.eigh pullback"):
         pullback(rand((4,)))
@@ -475,3 +480,31 @@ def test_eigh_primal_errors_pass_through(rand):
         rrule(np.linalg.eigh, rand((3, 3)), "X")
     with pytest.raises(np.linalg.LinAlgError):
         rrule(sla.eigh, rand((3, 3)), -np.eye(3))  # b not positive definite
+
+
+# ---- the testers' gauge_invariant=: complex eigenvectors checked directly ---------------------------------------
+@pytest.mark.parametrize("shape", SHAPES)
+def test_eigh_complex_through_the_eigenprojectors(shape, rand):
+    """Complex eigenvectors have a free phase each: the testers compare ``(w, v_k v_k^H)`` and feed the
+    pullback the cotangents a phase-invariant loss produces (``gauge_invariant=``)."""
+    g = rand(shape, np.complex128)
+    a = g + np.conj(np.swapaxes(g, -1, -2)) + np.diag([0.0, 3.0, 6.0])
+    test_rrule(np.linalg.eigh, a, gauge_invariant=eigenprojectors)
+    test_frule(np.linalg.eigh, a, gauge_invariant=eigenprojectors)
+    test_rrule(sla.eigh, a[..., :, :] if len(shape) == 2 else a[0], fkwargs={"driver": "evr"},
+               gauge_invariant=eigenprojectors)
+
+
+def test_eigh_complex_eigenvectors_themselves_are_not_a_function():
+    """Without the gauge-invariant view the check fails: LAPACK's phases move otherwise than the rule's gauge
+    (``Im(v_k^H dv_k) = 0``), and neither is the derivative of a function of the matrix (the reason
+    ``gauge_invariant=`` exists)."""
+    a = with_spectrum([-1.0, 0.5, 2.0], np.complex128)
+    with pytest.raises(AssertionError):
+        test_rrule(np.linalg.eigh, a, output_tangent=(np.zeros(3), np.ones((3, 3)) + 1j))
+
+
+def test_scipy_eigh_generalized_complex_through_the_eigenprojectors(rand, spd):
+    a = with_spectrum([-1.0, 0.5, 2.0], np.complex128)
+    test_rrule(sla.eigh, a, spd((3, 3), np.complex128), fkwargs={"type": 2}, gauge_invariant=eigenprojectors)
+    test_frule(sla.eigh, a, spd((3, 3), np.complex128), gauge_invariant=eigenprojectors)

@@ -7,7 +7,7 @@ import pytest
 import scipy.linalg
 
 import chainrules  # noqa: F401  (registers the rules)
-from chainrules import NoTangent, ProjectionError, rrule, unthunk
+from chainrules import NoTangent, NotImplementedTangent, ProjectionError, rrule, unthunk
 from chainrules.testing import PrimalAndTangent, test_frule, test_rrule
 
 FIXED = NoTangent()
@@ -29,10 +29,11 @@ def away(rand):
 @pytest.mark.parametrize("ord", VECTOR_ORDS, ids=str)
 def test_vector_norms(ord, dtype, away):
     x = away((4,), dtype)
-    test_rrule(np.linalg.norm, x, PrimalAndTangent(ord, FIXED))
+    test_rrule(np.linalg.norm, x, ord)     # a floating ord by position is differentiated too
+    test_frule(np.linalg.norm, x, ord)
     test_frule(np.linalg.norm, x, PrimalAndTangent(ord, FIXED))
     test_rrule(np.linalg.norm, x, fkwargs={"ord": ord})
-    test_rrule(scipy.linalg.norm, x, PrimalAndTangent(ord, FIXED))
+    test_rrule(scipy.linalg.norm, x, ord)
     test_frule(scipy.linalg.norm, x, fkwargs={"ord": ord})
 
 
@@ -40,8 +41,7 @@ def test_vector_norms(ord, dtype, away):
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_vector_norms_along_an_axis(ord, keepdims, dtype, away):
     x = away((3, 4), dtype)
-    test_rrule(np.linalg.norm, x, PrimalAndTangent(ord, FIXED), PrimalAndTangent(0, FIXED),
-               PrimalAndTangent(keepdims, FIXED))
+    test_rrule(np.linalg.norm, x, ord, PrimalAndTangent(0, FIXED), PrimalAndTangent(keepdims, FIXED))
     test_frule(np.linalg.norm, x, fkwargs={"ord": ord, "axis": -1, "keepdims": keepdims})
     test_rrule(np.linalg.vector_norm, x, fkwargs={"ord": 2 if ord is None else ord, "axis": (0, 1)})
     test_frule(np.linalg.vector_norm, away((2, 3, 2), dtype), fkwargs={"ord": 2 if ord is None else ord,
@@ -135,3 +135,17 @@ def test_errors_pass_through(away):
     message = r"norm pullback: output cotangent has shape \(3,\), expected shape \(4,\)"
     with pytest.raises(ProjectionError, match=message):
         pullback(np.ones(3))
+
+
+def test_order_derivative_of_a_p_norm(away):
+    """``d ||x||_p / dp`` against finite differences in ``p``, and ``ord=0.0`` (a count) not implemented."""
+    x = away((5,), np.float64)
+    for p in (0.7, 1.5, 3.0, -2.0):
+        _, pullback = rrule(np.linalg.norm, x, p)
+        h = 1e-6
+        expected = (np.linalg.norm(x, p + h) - np.linalg.norm(x, p - h)) / (2 * h)
+        assert unthunk(pullback(1.0)[2]) == pytest.approx(expected, rel=1e-6)
+    _, pullback = rrule(np.linalg.norm, x, 0.0)
+    assert isinstance(pullback(1.0)[2], NotImplementedTangent)
+    assert isinstance(pullback(1.0)[1], np.ndarray)                 # x's cotangent is unaffected
+    assert rrule(np.linalg.norm, x, 2)[1](1.0)[2] == NoTangent()            # an integer ord is an index

@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chainrules import Tangent, ZeroTangent
+from chainrules import NoTangent, ProjectionError, Tangent, ZeroTangent, not_implemented
 from chainrules.rulesets.linalg._utils import (
     LU,
+    cotangent_parts,
     from_triangle,
     linalg_dtype,
-    output_parts,
     structure_cotangent,
     structured_matrix,
+    tangent_parts,
     triangle_cotangent,
 )
 
@@ -74,12 +75,39 @@ def test_linalg_dtype_mirrors_numpy():
     assert linalg_dtype(np.ones(2, np.float16)) is None
 
 
-def test_output_parts_reads_every_form():
-    names = ("x", "rank")
-    assert output_parts(ZeroTangent(), names, "f") == [None, None]
-    assert output_parts((1.0, ZeroTangent()), names, "f") == [1.0, None]
-    assert output_parts(Tangent(tuple, 2.0, 3), names, "f") == [2.0, 3]
+def test_tangent_parts_reads_every_form():
+    """The frule side: the tangent of a tuple argument (``lu_solve``'s ``(lu, piv)``)."""
+    names = ("lu", "piv")
+    assert tangent_parts(ZeroTangent(), names, "f") == [None, None]
+    assert tangent_parts((1.0, ZeroTangent()), names, "f") == [1.0, None]
+    assert tangent_parts(Tangent(tuple, 2.0, 3), names, "f") == [2.0, 3]
     with pytest.raises(ValueError, match="f: got 3 parts, expected 2"):
-        output_parts((1.0, 2.0, 3.0), names, "f")
+        tangent_parts((1.0, 2.0, 3.0), names, "f")
     with pytest.raises(TypeError, match="f: expected a tuple"):
-        output_parts(np.ones(2), names, "f")
+        tangent_parts(np.ones(2), names, "f")
+
+
+def test_cotangent_parts_reads_through_the_core():
+    """Output cotangents: one entry per output, ``None`` for zeros, the core's errors (naming the function)."""
+    y = (np.zeros(2), np.int64(3))
+    assert cotangent_parts(ZeroTangent(), y, "scipy.linalg.f") == [None, None]
+    parts = cotangent_parts((np.ones(2), NoTangent()), y, "scipy.linalg.f")
+    assert parts[1] is None and np.array_equal(parts[0], np.ones(2))
+    missing = not_implemented("reason")
+    assert cotangent_parts(missing, y, "scipy.linalg.f") == [missing, missing]
+    with pytest.raises(ProjectionError, match=r"scipy\.linalg\.f pullback: output cotangent has 3 parts, expected 2"):
+        cotangent_parts((1.0, 2.0, 3.0), y, "scipy.linalg.f")
+    with pytest.raises(ProjectionError, match=r"scipy\.linalg\.f pullback: cotangent of output 0 has shape"):
+        cotangent_parts((np.ones(3), NoTangent()), y, "scipy.linalg.f")
+    with pytest.raises(ProjectionError, match=r"scipy\.linalg\.f pullback: output cotangent is a float"):
+        cotangent_parts(1.0, y, "scipy.linalg.f")
+
+
+def test_cotangent_parts_of_a_nested_output():
+    """An output that is itself a tuple (``qr(mode='raw')``'s ``(qr, tau)``) is read part by part as well."""
+    y = ((np.zeros((2, 2)), np.zeros(2)), np.zeros((2, 2)))
+    parts = cotangent_parts(Tangent(tuple, Tangent(tuple, np.ones((2, 2)), ZeroTangent()), ZeroTangent()), y, "g")
+    assert parts[1] is None and parts[0][1] is None and np.array_equal(parts[0][0], np.ones((2, 2)))
+    assert cotangent_parts((ZeroTangent(), np.ones((2, 2))), y, "g")[0] is None
+    with pytest.raises(ProjectionError, match="g pullback: cotangent of output 0 is a str"):
+        cotangent_parts((("abc", np.zeros(2)), np.ones((2, 2))), y, "g")
