@@ -51,7 +51,8 @@ def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
 
 def _permuted(perm: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
     def transpose_axes(v: np.ndarray) -> np.ndarray:
-        return np.transpose(v, perm)
+        # the method itself for an ndarray (np.transpose adds a Python dispatch layer, ~0.4 us)
+        return v.transpose(perm) if type(v) is np.ndarray else np.transpose(v, perm)
 
     return transpose_axes
 
