@@ -1744,6 +1744,24 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse._dok:_dok_base.transpose',
         'scipy.sparse._lil:_lil_base.transpose',
     ],
+    'chainrules.rulesets.structured_matrices.sparse_blocks': [
+        'scipy.sparse:block_array',
+        'scipy.sparse:block_diag',
+        'scipy.sparse:bmat',
+        'scipy.sparse:hstack',
+        'scipy.sparse:vstack',
+    ],
+    'chainrules.rulesets.structured_matrices.sparse_diagonals': [
+        'scipy.sparse:diags',
+        'scipy.sparse:diags_array',
+        'scipy.sparse:spdiags',
+        'scipy.sparse:tril',
+        'scipy.sparse:triu',
+    ],
+    'chainrules.rulesets.structured_matrices.sparse_kron': [
+        'scipy.sparse:kron',
+        'scipy.sparse:kronsum',
+    ],
     'chainrules.rulesets.structured_matrices.sparse_non_differentiable': [
         'scipy.sparse:eye',
         'scipy.sparse:eye_array',
@@ -1764,6 +1782,12 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse:random_array',
         'scipy.sparse:safely_cast_index_arrays',
         'scipy.sparse:save_npz',
+    ],
+    'chainrules.rulesets.structured_matrices.sparse_rearrange': [
+        'scipy.sparse:expand_dims',
+        'scipy.sparse:find',
+        'scipy.sparse:permute_dims',
+        'scipy.sparse:swapaxes',
     ],
     'chainrules.rulesets.structured_matrices.sparse_solve': [
         'scipy.sparse.linalg:spsolve',
