@@ -1783,6 +1783,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse:safely_cast_index_arrays',
         'scipy.sparse:save_npz',
     ],
+    'chainrules.rulesets.structured_matrices.sparse_norm': [
+        'scipy.sparse.linalg:norm',
+    ],
     'chainrules.rulesets.structured_matrices.sparse_rearrange': [
         'scipy.sparse:expand_dims',
         'scipy.sparse:find',
