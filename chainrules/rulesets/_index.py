@@ -1794,6 +1794,7 @@ RULE_INDEX: dict[str, list[str]] = {
     ],
     'chainrules.rulesets.structured_matrices.sparse_solve': [
         'scipy.sparse.linalg:spsolve',
+        'scipy.sparse.linalg:spsolve_triangular',
     ],
     'chainrules.rulesets.structured_matrices.transpose': [
         'chainrules.structured.base:StructuredMatrix.T.fget',
