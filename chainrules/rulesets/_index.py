@@ -1758,6 +1758,14 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse:tril',
         'scipy.sparse:triu',
     ],
+    'chainrules.rulesets.structured_matrices.sparse_iterative': [
+        'scipy.sparse.linalg:bicgstab',
+        'scipy.sparse.linalg:cg',
+        'scipy.sparse.linalg:gmres',
+        'scipy.sparse.linalg:lsmr',
+        'scipy.sparse.linalg:lsqr',
+        'scipy.sparse.linalg:minres',
+    ],
     'chainrules.rulesets.structured_matrices.sparse_kron': [
         'scipy.sparse:kron',
         'scipy.sparse:kronsum',

@@ -115,7 +115,8 @@ def sparse_norm_rrule(x: Any, ord: Any = None, axis: Any = None) -> Any:
            [ 0. , -0.8]]))
     """
     y = scipy.sparse.linalg.norm(x, ord, axis)
-    project_x, project_y = cotangent_projector(x), ProjectTo(y)
+    project_x: Any = cotangent_projector(x)
+    project_y = ProjectTo(y)
     found = _weights(x, ord, axis, y, project_x.pattern) if x.ndim == 2 else "a sparse array that is not 2-d"
     nargs = 3
 
@@ -150,7 +151,7 @@ def sparse_norm_frule(tangents: Any, x: Any, ord: Any = None, axis: Any = None) 
     dx = tangent_of(tangents[1])
     if dx is None:
         return y, ZeroTangent()
-    project_x = ProjectTo(x)
+    project_x: Any = ProjectTo(x)
     found = _weights(x, ord, axis, y, project_x.pattern) if x.ndim == 2 else "a sparse array that is not 2-d"
     if isinstance(found, str):
         return y, not_implemented(f"scipy.sparse.linalg.norm: no rule for {found}")
