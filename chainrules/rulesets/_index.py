@@ -1758,6 +1758,10 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse:tril',
         'scipy.sparse:triu',
     ],
+    'chainrules.rulesets.structured_matrices.sparse_expm': [
+        'scipy.sparse.linalg:expm',
+        'scipy.sparse.linalg:expm_multiply',
+    ],
     'chainrules.rulesets.structured_matrices.sparse_iterative': [
         'scipy.sparse.linalg:bicgstab',
         'scipy.sparse.linalg:cg',
@@ -1801,6 +1805,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse:swapaxes',
     ],
     'chainrules.rulesets.structured_matrices.sparse_solve': [
+        'scipy.sparse.linalg:inv',
         'scipy.sparse.linalg:spsolve',
         'scipy.sparse.linalg:spsolve_triangular',
     ],

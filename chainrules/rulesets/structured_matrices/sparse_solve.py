@@ -279,3 +279,69 @@ def _spsolve_triangular_samples(rng: np.random.Generator) -> list[Sample]:
         Sample(lower_triangle("csr", np.complex128), rng.standard_normal(4) + 1j, label="complex"),
         Sample(lower_triangle("csr", np.float32), rng.standard_normal(4).astype(np.float32), label="float32"),
     ]
+
+
+# ---- inv -----------------------------------------------------------------------------------------------------
+@rrule.register(scipy.sparse.linalg.inv, SPARSE_TYPES)
+def sparse_inv_rrule(A: Any) -> Any:
+    """Reverse rule of ``scipy.sparse.linalg.inv(A)``: ``dA = -Y^H dY Y^H`` on ``A``'s pattern (Giles 2008).
+
+    ``dY`` is read on the pattern of the output ``Y = A^{-1}`` (itself sparse) and the
+    products are sparse products.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> import scipy.sparse.linalg
+    >>> from chainrules import rrule
+    >>> A = sp.csc_array(np.diag([2.0, 4.0]))
+    >>> y, pullback = rrule(scipy.sparse.linalg.inv, A)
+    >>> pullback(np.eye(2))[1].toarray()
+    array([[-0.25  ,  0.    ],
+           [ 0.    , -0.0625]])
+    """
+    y = scipy.sparse.linalg.inv(A)
+    project_A: Any = cotangent_projector(A)
+    project_y = ProjectTo(y)
+
+    def inv_pullback(dy: Any) -> tuple[Any, Any]:
+        Ybar = read_output(dy, y, "scipy.sparse.linalg.inv", project_y)
+        if passes_through(Ybar):
+            return NO, project_A(Ybar)
+        YH = conj(y).T
+        return NO, project_A(-(YH @ Ybar @ YH))
+
+    return y, inv_pullback
+
+
+@frule.register(scipy.sparse.linalg.inv, SPARSE_TYPES)
+def sparse_inv_frule(tangents: Any, A: Any) -> Any:
+    """Forward rule of ``scipy.sparse.linalg.inv(A)``: ``-Y dA Y`` on the output's pattern.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> import scipy.sparse.linalg
+    >>> from chainrules import frule, NoTangent
+    >>> A = sp.csc_array(np.diag([2.0, 4.0]))
+    >>> frule((NoTangent(), A), scipy.sparse.linalg.inv, A)[1].toarray()
+    array([[-0.5 ,  0.  ],
+           [ 0.  , -0.25]])
+    """
+    y = scipy.sparse.linalg.inv(A)
+    dA = tangent_of(tangents[1])
+    if dA is None:
+        return y, ZeroTangent()
+    return y, ProjectTo(y)(-(y @ ProjectTo(A)(dA) @ y))
+
+
+@sample_inputs(scipy.sparse.linalg.inv)
+def _inv_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(sparse(rng, "csc", (4, 4), shift=3.0), label="csc"),
+        Sample(sparse(rng, "csr", (3, 3), np.complex128, shift=3.0), label="complex csr"),
+        Sample(sp.csc_array(sp.diags_array([1.5, 2.0, -3.0])), label="diagonal (a sparse inverse)"),
+        Sample(sparse(rng, "csc", (3, 3), shift=3.0, matrix=True), label="csc_matrix"),
+    ]
