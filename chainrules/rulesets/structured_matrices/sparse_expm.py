@@ -271,3 +271,79 @@ def _expm_samples(rng: np.random.Generator) -> list[Sample]:
         Sample(sparse(rng, "coo", (3, 3)) * 3.0, label="coo, larger norm (scaling and squaring)"),
         Sample(sparse(rng, "csc", (3, 3), matrix=True), label="csc_matrix"),
     ]
+
+
+# ---- matrix_power -------------------------------------------------------------------------------------------
+@rrule.register(scipy.sparse.linalg.matrix_power, SPARSE_TYPES, (int, np.integer))
+def sparse_matrix_power_rrule(A: Any, power: int) -> Any:
+    """Reverse rule of ``scipy.sparse.linalg.matrix_power(A, p)``: ``dA = sum_k (A^H)^k dY (A^H)^(p-1-k)``
+    on ``A``'s pattern (the product rule), with sparse products.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> import scipy.sparse.linalg
+    >>> from chainrules import rrule
+    >>> A = sp.csr_array(np.diag([2.0, 3.0]))
+    >>> y, pullback = rrule(scipy.sparse.linalg.matrix_power, A, 3)
+    >>> pullback(np.eye(2))[1].toarray()
+    array([[12.,  0.],
+           [ 0., 27.]])
+    """
+    y = scipy.sparse.linalg.matrix_power(A, power)
+    project_A: Any = cotangent_projector(A)
+    project_y = ProjectTo(y)
+
+    def matrix_power_pullback(dy: Any) -> tuple[Any, Any, Any]:
+        Ybar = read_output(dy, y, "scipy.sparse.linalg.matrix_power", project_y)
+        if passes_through(Ybar):
+            return NO, project_A(Ybar), NO
+        AH = sp.csr_array(conj(A).T)
+        left = [sp.eye_array(A.shape[0], format="csr")]  # (A^H)^k, k = 0 .. p-1
+        for _ in range(power - 1):
+            left.append(left[-1] @ AH)
+        total = None
+        for k in range(power):
+            term = left[k] @ sp.csr_array(Ybar) @ left[power - 1 - k]
+            total = term if total is None else total + term
+        return NO, project_A(total) if total is not None else ZeroTangent(), NO
+
+    return y, matrix_power_pullback
+
+
+@frule.register(scipy.sparse.linalg.matrix_power, SPARSE_TYPES, (int, np.integer))
+def sparse_matrix_power_frule(tangents: Any, A: Any, power: int) -> Any:
+    """Forward rule of ``matrix_power(A, p)``: ``sum_k A^k dA A^(p-1-k)`` on the output's pattern.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> import scipy.sparse.linalg
+    >>> from chainrules import frule, NoTangent
+    >>> A = sp.csr_array(np.diag([2.0, 3.0]))
+    >>> frule((NoTangent(), A, NoTangent()), scipy.sparse.linalg.matrix_power, A, 2)[1].toarray()
+    array([[ 8.,  0.],
+           [ 0., 18.]])
+    """
+    y = scipy.sparse.linalg.matrix_power(A, power)
+    dA = tangent_of(tangents[1])
+    if dA is None or power == 0:
+        return y, ZeroTangent()
+    dA = sp.csr_array(ProjectTo(A)(dA))
+    powers = [sp.eye_array(A.shape[0], format="csr")]
+    for _ in range(power - 1):
+        powers.append(powers[-1] @ sp.csr_array(A))
+    total = sum((powers[k] @ dA @ powers[power - 1 - k] for k in range(1, power)), powers[0] @ dA @ powers[power - 1])
+    return y, ProjectTo(y)(total)
+
+
+@sample_inputs(scipy.sparse.linalg.matrix_power)
+def _matrix_power_samples(rng: np.random.Generator) -> list[Sample]:
+    return [
+        Sample(sparse(rng, "csr", (4, 4)), 3, label="csr, cube"),
+        Sample(sparse(rng, "csc", (3, 3), np.complex128), 2, label="complex square"),
+        Sample(sparse(rng, "coo", (3, 3), matrix=True), 1, label="coo_matrix, first power"),
+        Sample(sparse(rng, "csr", (3, 3), np.float32), 4, label="float32", rtol=1e-3),
+    ]

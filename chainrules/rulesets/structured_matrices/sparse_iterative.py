@@ -1,4 +1,5 @@
-"""Iterative solvers of ``scipy.sparse.linalg``: ``cg``, ``gmres``, ``bicgstab``, ``minres``, ``lsqr`` and ``lsmr``.
+"""Iterative solvers of ``scipy.sparse.linalg``: ``cg``, ``gmres``, ``bicgstab``, ``minres``, ``bicg``, ``cgs``,
+``gcrotmk``, ``lgmres``, ``qmr``, ``tfqmr``, ``lsqr`` and ``lsmr``.
 
 The maths
 ---------
@@ -6,11 +7,13 @@ The rules differentiate the *solution* the solver converged to, by the implicit 
 theorem, not the iterations (Giles 2008, "Collected matrix derivative results", §3.1;
 Blondel et al. 2022, "Efficient and modular implicit differentiation", NeurIPS):
 
-* ``cg``, ``gmres``, ``bicgstab``, ``minres`` (``A x = b``; ``minres`` solves
-  ``(A - shift I) x = b``): ``dx = A^{-1} (db - dA x)`` in the frule, and in the pullback
-  ``db = A^{-H} dx`` (one adjoint solve, with the same solver, at the same ``rtol`` and
-  ``atol``, with ``A^H`` and the preconditioner ``M^H``; ``A = A^H`` for ``cg`` and
-  ``minres``) and ``dA = -db x^H`` at the stored entries of ``A`` (``O(nnz)``).
+* ``cg``, ``gmres``, ``bicgstab``, ``minres``, ``bicg``, ``cgs``, ``gcrotmk``, ``lgmres``,
+  ``qmr``, ``tfqmr`` (``A x = b``; ``minres`` solves ``(A - shift I) x = b``):
+  ``dx = A^{-1} (db - dA x)`` in the frule, and in the pullback ``db = A^{-H} dx`` (one
+  adjoint solve, with the same solver, at the same ``rtol`` and ``atol``, with ``A^H`` and
+  the preconditioner ``M^H``, for ``qmr`` ``M1``, ``M2`` swapped and adjoint; ``A = A^H`` for
+  ``cg`` and ``minres``; callbacks and the recycled subspaces ``CU``/``outer_v`` are not
+  passed on) and ``dA = -db x^H`` at the stored entries of ``A`` (``O(nnz)``).
 * ``lsqr``, ``lsmr`` (``x = argmin ||A x - b||^2 + damp^2 ||x||^2``, the normal equations
   ``N x = A^H b`` with ``N = A^H A + damp^2 I``): with ``r = b - A x``,
   ``dx = N^{-1} (dA^H r - A^H dA x + A^H db)``, and in the pullback ``z = N^{-1} dx``
@@ -64,9 +67,14 @@ MATRIX = (*SPARSE_TYPES, np.ndarray)
 LinearOperator = scipy.sparse.linalg.LinearOperator
 
 _SQUARE = {scipy.sparse.linalg.cg: "cg", scipy.sparse.linalg.gmres: "gmres",
-           scipy.sparse.linalg.bicgstab: "bicgstab", scipy.sparse.linalg.minres: "minres"}
+           scipy.sparse.linalg.bicgstab: "bicgstab", scipy.sparse.linalg.minres: "minres",
+           scipy.sparse.linalg.bicg: "bicg", scipy.sparse.linalg.cgs: "cgs", scipy.sparse.linalg.gcrotmk: "gcrotmk",
+           scipy.sparse.linalg.lgmres: "lgmres", scipy.sparse.linalg.qmr: "qmr", scipy.sparse.linalg.tfqmr: "tfqmr"}
 _HERMITIAN = (scipy.sparse.linalg.cg, scipy.sparse.linalg.minres)
 _LEAST_SQUARES = {scipy.sparse.linalg.lsqr: "lsqr", scipy.sparse.linalg.lsmr: "lsmr"}
+_SOLVER_STATE = ("callback", "callback_type", "CU", "outer_v")
+"""Options not passed on to the tangent and adjoint solves: callbacks, and the Krylov subspaces ``gcrotmk`` and
+``lgmres`` keep (and update) between calls, which belong to the forward system."""
 _CONVERGED_ISTOP = (0, 1, 2, 4, 5)  # x = 0 exact, or a tolerance met (3 and 6/7: conlim or iteration limit)
 
 
@@ -98,11 +106,14 @@ class _Solve:
                              "solution the derivative is defined at; raise maxiter, loosen rtol or precondition")
 
     def solve(self, rhs: np.ndarray, adjoint: bool, what: str) -> np.ndarray:
-        options = {k: v for k, v in self.options.items() if k not in ("callback", "callback_type")}
+        options = {k: v for k, v in self.options.items() if k not in _SOLVER_STATE}
         A = self.A
         if adjoint and self.f not in _HERMITIAN:
             A = conj(A).T
-            options["M"] = _adjoint(options.get("M"))
+            if "M" in options:
+                options["M"] = _adjoint(options["M"])
+            if "M1" in options or "M2" in options:  # qmr: M1^{-1} A M2^{-1}; the adjoint swaps the sides
+                options["M1"], options["M2"] = _adjoint(options.get("M2")), _adjoint(options.get("M1"))
         if adjoint and "shift" in options:
             options["shift"] = np.conj(options["shift"])
         x, info = self.f(A, np.asarray(rhs, dtype=self.dtype), **options)
@@ -320,8 +331,22 @@ def _general_samples(rng: np.random.Generator) -> list[Sample]:
     ]
 
 
-sample_inputs(scipy.sparse.linalg.gmres)(_general_samples)
-sample_inputs(scipy.sparse.linalg.bicgstab)(_general_samples)
+for _f in (scipy.sparse.linalg.gmres, scipy.sparse.linalg.bicgstab, scipy.sparse.linalg.bicg,
+           scipy.sparse.linalg.cgs, scipy.sparse.linalg.gcrotmk, scipy.sparse.linalg.lgmres, scipy.sparse.linalg.tfqmr):
+    sample_inputs(_f)(_general_samples)
+
+
+@sample_inputs(scipy.sparse.linalg.qmr)
+def _qmr_samples(rng: np.random.Generator) -> list[Sample]:
+    return [*_general_samples(rng)[:2],
+            Sample(sparse(rng, "csr", (4, 4), shift=3.0), rng.standard_normal(4),
+                   fkwargs={"rtol": 1e-13, "M1": _operator(rng, 4), "M2": _operator(rng, 4)},
+                   label="two preconditioners (LinearOperators, as qmr needs)")]
+
+
+def _operator(rng: np.random.Generator, n: int) -> Any:
+    """A nonsymmetric, well-conditioned preconditioner as a ``LinearOperator`` (``qmr`` calls its ``matvec``)."""
+    return scipy.sparse.linalg.aslinearoperator(np.eye(n) + 0.1 * rng.standard_normal((n, n)))
 
 
 def _solution(y: tuple[Any, ...]) -> np.ndarray:

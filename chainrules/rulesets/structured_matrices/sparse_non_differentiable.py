@@ -17,11 +17,14 @@ differentiating there instead of failing to find a rule:
   ``isspmatrix_lil`` (booleans), ``get_index_dtype`` (a dtype) and
   ``safely_cast_index_arrays`` (the index arrays of a sparse array, integers);
 * files: ``save_npz`` (returns ``None``) and ``load_npz`` (reads values from a file: no
-  argument they depend on).
+  argument they depend on);
+* ``scipy.sparse.linalg``: ``is_sptriangular`` (booleans), ``spbandwidth`` (integers) and
+  ``use_solver`` (a setting; returns ``None``).
 
 Examples
 --------
 >>> import scipy.sparse as sp
+import scipy.sparse.linalg
 >>> from chainrules import rrule
 >>> y, pullback = rrule(sp.eye_array, 2)
 >>> y.toarray(), pullback(None)
@@ -37,6 +40,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg
 
 from chainrules.rulesets.structured_matrices._samples import sparse
 from chainrules_core import Sample, non_differentiable, sample_inputs
@@ -58,7 +62,10 @@ QUERIES = (
 FILES = (sp.save_npz, sp.load_npz)
 """Reading and writing ``.npz`` files."""
 
-for _f in CONSTANT + RANDOM + QUERIES + FILES:
+LINALG = (scipy.sparse.linalg.is_sptriangular, scipy.sparse.linalg.spbandwidth, scipy.sparse.linalg.use_solver)
+"""Structure queries and the solver setting of ``scipy.sparse.linalg``."""
+
+for _f in CONSTANT + RANDOM + QUERIES + FILES + LINALG:
     non_differentiable(_f)
 
 
@@ -83,6 +90,9 @@ def _calls(rng: np.random.Generator) -> dict[Any, list[Sample]]:
         sp.safely_cast_index_arrays: [Sample(A)],
         sp.save_npz: [Sample(io.BytesIO(), A)],
         sp.load_npz: [Sample(_saved(A))],
+        scipy.sparse.linalg.is_sptriangular: [Sample(A), Sample(sp.tril(legacy), label="a lower triangle")],
+        scipy.sparse.linalg.spbandwidth: [Sample(A)],
+        scipy.sparse.linalg.use_solver: [Sample(fkwargs={"useUmfpack": False})],
     }
     for query in QUERIES[:9]:
         calls[query] = [Sample(A), Sample(legacy, label="legacy matrix")]
@@ -97,5 +107,5 @@ def _declared_samples(f: Any) -> Callable[[np.random.Generator], Iterator[Sample
     return non_differentiable_samples
 
 
-for _f in CONSTANT + RANDOM + QUERIES + FILES:
+for _f in CONSTANT + RANDOM + QUERIES + FILES + LINALG:
     sample_inputs(_f)(_declared_samples(_f))

@@ -57,3 +57,10 @@ def test_inv(dtype):
     test_frule(spla.inv, A)
     _, dy = frule((None, A), spla.inv, A)
     assert sp.issparse(dy)
+
+
+@pytest.mark.parametrize("power", [0, 1, 2, 3])
+def test_matrix_power(power, fdm):
+    A = random_sparse("csr", (4, 4), np.complex128, rng=6)
+    test_rrule(spla.matrix_power, A, power, fdm=fdm)
+    test_frule(spla.matrix_power, A, np.int64(power), fdm=fdm)

@@ -99,3 +99,23 @@ def test_least_squares_agrees_with_the_normal_equations(rand):
     r = b - Ad @ y[0]
     expected = np.outer(r, z) - np.outer(Ad @ z, y[0])
     np.testing.assert_allclose(dA.toarray(), np.where(Ad != 0, expected, 0.0), rtol=1e-7, atol=1e-10)
+
+
+@pytest.mark.parametrize("solver", [spla.bicg, spla.cgs, spla.gcrotmk, spla.lgmres, spla.qmr, spla.tfqmr],
+                         ids=lambda f: f.__name__)
+def test_more_krylov_solvers(solver, rand, fdm):
+    A, b = _general("csr", np.complex128, seed=7), rand(5, np.complex128)
+    test_rrule(solver, A, b, fkwargs={"rtol": 1e-13}, fdm=fdm)
+    test_frule(solver, A, b, fkwargs={"rtol": 1e-13}, fdm=fdm)
+
+
+def test_recycled_subspaces_are_left_alone(rand):
+    """lgmres's outer_v is the forward system's: the adjoint solve does not read or extend it."""
+    A, b = _general(seed=8), rand(5)
+    outer_v = []
+    _, pullback = rrule(spla.lgmres, A, b, rtol=1e-13, outer_v=outer_v)
+    kept = len(outer_v)
+    dx = rand(5)
+    db = unthunk(pullback(Tangent(tuple, dx, ZeroTangent()))[2])
+    assert len(outer_v) == kept
+    np.testing.assert_allclose(db, np.linalg.solve(A.toarray().T, dx), rtol=1e-10)
