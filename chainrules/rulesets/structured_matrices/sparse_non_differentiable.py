@@ -24,7 +24,6 @@ differentiating there instead of failing to find a rule:
 Examples
 --------
 >>> import scipy.sparse as sp
-import scipy.sparse.linalg
 >>> from chainrules import rrule
 >>> y, pullback = rrule(sp.eye_array, 2)
 >>> y.toarray(), pullback(None)
