@@ -17,22 +17,22 @@ describes ``f0`` by its partial derivatives, written once per distribution:
 
 Everything else is generic (this module), from the chain rule through ``z``:
 
-==========  ====================  ======================  =========================  ===================
-method      d/dx (or q)           d/dloc                  d/dscale                   d/dtheta
-==========  ====================  ======================  =========================  ===================
-logpdf      ``l_z / s``           ``-l_z / s``            ``-(1 + z l_z) / s``       ``l_theta``
-pdf         ``f`` times the partials of logpdf
-cdf         ``f(x)``              ``-f(x)``               ``-z f(x)``                ``F_theta``
-sf          ``-f(x)``             ``f(x)``                ``z f(x)``                 ``-F_theta``
-logcdf      ``f(x) / F``          ``-f(x) / F``           ``-z f(x) / F``            ``F_theta / F``
-logsf       ``-f(x) / S``         ``f(x) / S``            ``z f(x) / S``             ``-F_theta / S``
-ppf         ``1 / f(y)``          ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-isf         ``-1 / f(y)``         ``1``                   ``zeta``                   ``-F_theta(zeta) / f(y)``
-mean        .                     ``1``                   ``m``                      ``s m_theta``
-var         .                     ``0``                   ``2 s v``                  ``s^2 v_theta``
-std         .                     ``0``                   ``sqrt(v)``                ``s v_theta / (2 sqrt v)``
-entropy     .                     ``0``                   ``1 / s``                  ``h_theta``
-==========  ====================  ======================  =========================  ===================
+=======  =============  ==============  ======================  ==========================
+method   d/dx (or q)    d/dloc          d/dscale                d/dtheta
+=======  =============  ==============  ======================  ==========================
+logpdf   ``l_z / s``    ``-l_z / s``    ``-(1 + z l_z) / s``    ``l_theta``
+pdf      ``f l_z / s``  ``-f l_z / s``  ``-f (1 + z l_z) / s``  ``f l_theta``
+cdf      ``f(x)``       ``-f(x)``       ``-z f(x)``             ``F_theta``
+sf       ``-f(x)``      ``f(x)``        ``z f(x)``              ``-F_theta``
+logcdf   ``f(x) / F``   ``-f(x) / F``   ``-z f(x) / F``         ``F_theta / F``
+logsf    ``-f(x) / S``  ``f(x) / S``    ``z f(x) / S``          ``-F_theta / S``
+ppf      ``1 / f(y)``   ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+isf      ``-1 / f(y)``  ``1``           ``zeta``                ``-F_theta(zeta) / f(y)``
+mean     .              ``1``           ``m``                   ``s m_theta``
+var      .              ``0``           ``2 s v``               ``s^2 v_theta``
+std      .              ``0``           ``sqrt(v)``             ``s v_theta / (2 sqrt v)``
+entropy  .              ``0``           ``1 / s``               ``h_theta``
+=======  =============  ==============  ======================  ==========================
 
 where ``f(x) = exp(logpdf(x))`` is SciPy's density at the point (for ``ppf``/``isf`` at the
 output ``y``, ``zeta = (y - loc)/s``: the implicit function theorem on ``F0(zeta) = q``), and
@@ -65,7 +65,8 @@ from scipy.stats._distn_infrastructure import rv_continuous, rv_generic
 from chainrules.rulesets.stats._distribution_methods import MethodCall, register_method
 from chainrules_core import NotImplementedTangent, Sample, not_implemented, rrule, sample_inputs, unthunk
 
-__all__ = ["METHODS", "ContinuousModel", "f64", "register_models", "special_partials"]
+__all__ = ["METHODS", "ContinuousModel", "added", "f64", "raw_moment_from_cumulants", "register_models", "scaled",
+           "special_partials"]
 
 _RV = rv_continuous
 _GEN = rv_generic
@@ -125,6 +126,16 @@ class ContinuousModel:
     moments_exist : bool
         ``False`` for a distribution without mean and variance (cauchy): no samples for
         ``mean``, ``var``, ``std``, ``moment`` (their partials are NaN, as their values).
+    slow_moments : str
+        Why ``var`` and ``std`` have no samples, if they have none: SciPy's numerical variance of
+        some distributions takes most of a second (vonmises: 0.7 s), and the finite differences
+        need ten of them; their derivative is the quadrature that ``moment`` checks.
+    moment_order : int
+        The order of the ``moment`` samples (3; 2 for a law whose third moment is infinite).
+    numeric_moment : bool
+        ``True`` where SciPy integrates ``moment(3)`` numerically although its ``_stats`` gives the mean
+        and variance in closed form (no skewness): that sample is checked in the shapes only, as for
+        the distributions whose moments are all numerical.
     sample_options : dict
         Options of the samples (``rtol``, ``fdm``, ...) by method name, ``"*"`` for all.
     """
@@ -133,6 +144,9 @@ class ContinuousModel:
     shape_samples: ClassVar[tuple[tuple[float, ...], ...]] = ((),)
     tail_q: ClassVar[float | None] = 1e-100
     moments_exist: ClassVar[bool] = True
+    slow_moments: ClassVar[str] = ""
+    numeric_moment: ClassVar[bool] = False
+    moment_order: ClassVar[int] = 3
     sample_options: ClassVar[dict[str, Any]] = {}
 
     @property
@@ -147,6 +161,10 @@ class ContinuousModel:
         reason = (f"scipy.stats.{self.name}.{what}: the derivative in the shape parameters is not implemented "
                   "(no closed form written)")
         return (not_implemented(reason),) * self.nshapes
+
+    def kinks(self, *shapes: Any) -> tuple[float, ...]:
+        """Points of the standardized support where the density is not smooth (the quadratures split there)."""
+        return ()
 
     def _overrides(self, method: str) -> bool:
         return getattr(type(self), method) is not getattr(ContinuousModel, method)
@@ -179,25 +197,26 @@ class ContinuousModel:
         return f64(self.dist.mean(*shapes))
 
     def dmean(self, *shapes: Any) -> Partials:
-        """``d m / d theta_i`` (default: from ``dmunp(1)``)."""
+        """``d m / d theta_i`` (default: from ``dmunp(1)``, else by quadrature)."""
         if self._overrides("dmunp"):
             return self.dmunp(1, *shapes)
-        return self._missing("mean")
+        return self._by_quadrature("mean", lambda z, theta: z, shapes)
 
     def dvar(self, *shapes: Any) -> Partials:
-        """``d v / d theta_i`` (default: ``d mu'_2 - 2 m d m`` from ``dmunp``)."""
+        """``d v / d theta_i`` (default: ``d mu'_2 - 2 m d m`` from ``dmunp``, else by quadrature)."""
         if self._overrides("dmunp"):
             m = self.standardized_mean(*shapes)
             return tuple(_combine(lambda d1, d2: d2 - 2 * m * d1, a, b)
                          for a, b in zip(self.dmunp(1, *shapes), self.dmunp(2, *shapes)))
-        return self._missing("var")
+        return self._by_quadrature("var", lambda z, theta: (z - self.dist.mean(*theta)) ** 2, shapes)
 
     def dentropy(self, *shapes: Any) -> Partials:
-        """``d h / d theta_i``."""
-        return self._missing("entropy")
+        """``d h / d theta_i`` (default: by quadrature)."""
+        return self._by_quadrature("entropy", lambda z, theta: -_logpdf0(self.dist, z, theta), shapes)
 
     def dmunp(self, n: int, *shapes: Any) -> Partials:
-        """``d mu'_n / d theta_i`` of the raw moment ``mu'_n = E[Z^n]`` (default: from ``dmean``/``dvar``)."""
+        """``d mu'_n / d theta_i`` of the raw moment ``mu'_n = E[Z^n]`` (default: from ``dmean``/``dvar``, else
+        by quadrature)."""
         if n == 0:
             return (0.0,) * self.nshapes
         if n == 1 and self._overrides("dmean"):
@@ -206,7 +225,22 @@ class ContinuousModel:
             m = self.standardized_mean(*shapes)
             return tuple(_combine(lambda dv, dm: dv + 2 * m * dm, a, b)
                          for a, b in zip(self.dvar(*shapes), self.dmean(*shapes)))
-        return self._missing(f"moment (order {n})")
+        return self._by_quadrature(f"moment (order {n})", lambda z, theta: z ** n, shapes)
+
+    def _by_quadrature(self, what: str, weight: Callable[[Any, tuple[float, ...]], Any],
+                       shapes: tuple[Any, ...]) -> Partials:
+        """``d/dtheta_i E[w(Z)] = E[w(Z) dlog f0/dtheta_i]`` by quadrature, where the support does not move
+        with the shapes (see :func:`expectation_partials`)."""
+        if not self.nshapes:
+            return ()
+        from chainrules.rulesets.stats._expectations import expectation_partials
+
+        return expectation_partials(self, what, weight, shapes)
+
+
+def _logpdf0(dist: Any, z: Any, theta: tuple[float, ...]) -> Any:
+    """The standardized log-density (SciPy's own, without argument checks: inside quadrature)."""
+    return dist._logpdf(z, *theta)
 
 
 def _combine(fn: Callable[..., Any], *parts: Any) -> Any:
@@ -214,6 +248,35 @@ def _combine(fn: Callable[..., Any], *parts: Any) -> Any:
         if isinstance(p, NotImplementedTangent):
             return p
     return fn(*parts)
+
+
+def scaled(p: Any, factor: Any) -> Any:
+    """``p * factor``; a ``NotImplementedTangent`` ``p`` passes through."""
+    return p if isinstance(p, NotImplementedTangent) else p * factor
+
+
+def raw_moment_from_cumulants(n: int, k: tuple[Any, ...], d: tuple[Any, ...]) -> Any:
+    """``d mu'_n`` (n <= 4) from the cumulants ``k = (k1, ..., k4)`` and their derivatives ``d`` in one parameter.
+
+    ``mu'_2 = k2 + k1^2``, ``mu'_3 = k3 + 3 k2 k1 + k1^3``, ``mu'_4 = k4 + 4 k3 k1 + 3 k2^2 + 6 k2 k1^2 + k1^4``.
+    """
+    k1, k2, k3, _ = k
+    d1, d2, d3, d4 = d
+    if n == 1:
+        return d1
+    if n == 2:
+        return d2 + 2 * k1 * d1
+    if n == 3:
+        return d3 + 3 * (d2 * k1 + k2 * d1) + 3 * k1 * k1 * d1
+    if n == 4:
+        return (d4 + 4 * (d3 * k1 + k3 * d1) + 6 * k2 * d2 + 6 * (d2 * k1 * k1 + 2 * k2 * k1 * d1)
+                + 4 * k1 ** 3 * d1)
+    raise ValueError(f"moments from the first four cumulants: order {n} > 4")
+
+
+def added(*parts: Any) -> Any:
+    """The sum of partials; the first ``NotImplementedTangent`` among them is the answer."""
+    return _combine(lambda *ps: sum(ps[1:], ps[0]), *parts)
 
 
 # ---- registry of models -----------------------------------------------------------------------------------
@@ -361,7 +424,9 @@ def _quantile_partials(call: MethodCall, y: Any, names: Sequence[str], q_sign: f
             if logf is None:
                 logf = _density_at(call, y)
             inv_density = np.exp(-logf)
-            dshapes = tuple(d if isinstance(d, NotImplementedTangent) else -f64(d) * inv_density
+            # F_theta = 0 where F does not move with theta (the median of a symmetric law): 0 even where f = 0
+            dshapes = tuple(d if isinstance(d, NotImplementedTangent) else
+                            np.where(f64(d) == 0, 0.0, -f64(d) * inv_density)
                             for d in model.dcdf_dshapes(zeta, *shapes))
             _assign_shapes(out, names, call, dshapes)
         return {k: _nan_where(v, bad) for k, v in out.items()}
@@ -493,6 +558,18 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
     options = dict(model.sample_options.get(method, model.sample_options.get("*", {})))
     if method in ("mean", "var", "std", "moment") and not model.moments_exist:
         return
+    if method in ("var", "std") and model.slow_moments:
+        return
+    numeric = method in ("mean", "var", "std", "moment", "entropy") and not _own(
+        dist, "_entropy" if method == "entropy" else "_stats") and not (method != "entropy" and _own(dist, "_munp"))
+    numeric = numeric or (method == "moment" and model.numeric_moment)
+    if numeric and "fdm" not in options:
+        # SciPy integrates numerically (tens of ms a call, a quarter of a second for moment(3) with loc != 0):
+        # finite differences without the step search, in the shapes only (loc and scale by keyword, loc = 0;
+        # the rules' generic loc/scale parts are checked on the closed-form distributions)
+        from chainrules.testing import central_fdm
+
+        options["fdm"] = central_fdm(5, 1, adapt=0)
     for shapes in model.shape_samples:
         label = f"{model.name}{tuple(shapes) if shapes else ''}"
         params = (*shapes, _LOC, _SCALE)
@@ -501,8 +578,13 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
             yield Sample(dist, x, *params, label=f"{label} {method}", **options)
         elif method in ("ppf", "isf"):
             yield Sample(dist, np.array([0.2, 0.6]), *params, label=f"{label} {method}", **options)
+        elif numeric and shapes:
+            lead = (model.moment_order,) if method == "moment" else ()
+            yield Sample(dist, *lead, *shapes, fkwargs={"loc": 0.0, "scale": _SCALE},
+                         label=f"{label} {method}{f'({lead[0]})' if lead else ''} (in the shapes; SciPy integrates)",
+                         **options)
         elif method == "moment":
-            yield Sample(dist, 3, *params, label=f"{label} moment(3)", **options)
+            yield Sample(dist, model.moment_order, *params, label=f"{label} moment({model.moment_order})", **options)
         elif method == "interval":
             yield Sample(dist, 0.8, *params, label=f"{label} interval(0.8)", **options)
         else:
