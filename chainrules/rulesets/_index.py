@@ -2131,6 +2131,9 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.sparse.linalg:spsolve',
         'scipy.sparse.linalg:spsolve_triangular',
     ],
+    'chainrules.rulesets.structured_matrices.sparse_spectra': [
+        'scipy.sparse.linalg:svds',
+    ],
     'chainrules.rulesets.structured_matrices.transpose': [
         'chainrules.structured.base:StructuredMatrix.T.fget',
         'chainrules.structured.base:StructuredMatrix.adjoint',
