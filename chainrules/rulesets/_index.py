@@ -1075,19 +1075,41 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.ndimage:uniform_filter',
         'scipy.ndimage:uniform_filter1d',
     ],
+    'chainrules.rulesets.optimize.bounded_least_squares': [
+        'scipy.optimize:lsq_linear',
+        'scipy.optimize:nnls',
+    ],
     'chainrules.rulesets.optimize.fixed_points': [
         'scipy.optimize:fixed_point',
     ],
     'chainrules.rulesets.optimize.global_optimizers': [
         'scipy.optimize:basinhopping',
+        'scipy.optimize:brute',
         'scipy.optimize:differential_evolution',
         'scipy.optimize:direct',
         'scipy.optimize:dual_annealing',
         'scipy.optimize:shgo',
     ],
+    'chainrules.rulesets.optimize.isotonic': [
+        'scipy.optimize:isotonic_regression',
+    ],
     'chainrules.rulesets.optimize.least_squares': [
         'scipy.optimize:curve_fit',
         'scipy.optimize:least_squares',
+        'scipy.optimize:leastsq',
+    ],
+    'chainrules.rulesets.optimize.legacy_minimizers': [
+        'scipy.optimize:brent',
+        'scipy.optimize:fmin',
+        'scipy.optimize:fmin_bfgs',
+        'scipy.optimize:fmin_cg',
+        'scipy.optimize:fmin_l_bfgs_b',
+        'scipy.optimize:fmin_ncg',
+        'scipy.optimize:fmin_powell',
+        'scipy.optimize:fmin_slsqp',
+        'scipy.optimize:fmin_tnc',
+        'scipy.optimize:fminbound',
+        'scipy.optimize:golden',
     ],
     'chainrules.rulesets.optimize.linear_programs': [
         'scipy.optimize:linprog',
@@ -1099,6 +1121,9 @@ RULE_INDEX: dict[str, list[str]] = {
     ],
     'chainrules.rulesets.optimize.non_differentiable': [
         'scipy.optimize:linear_sum_assignment',
+    ],
+    'chainrules.rulesets.optimize.quadratic_assignment': [
+        'scipy.optimize:quadratic_assignment',
     ],
     'chainrules.rulesets.optimize.roots': [
         'scipy.optimize:fsolve',
