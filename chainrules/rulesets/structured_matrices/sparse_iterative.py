@@ -27,7 +27,9 @@ Blondel et al. 2022, "Efficient and modular implicit differentiation", NeurIPS):
   and their cotangents are ignored. (A residual norm you need differentiated is
   ``np.linalg.norm(b - A @ x)``, which has rules.)
 
-``x0`` gets a zero tangent (the solution does not depend on the starting point). The
+``x0`` gets a zero tangent (the solution does not depend on the starting point). (SciPy's
+``minres`` does not solve complex Hermitian systems: it fails or returns ``x = 0`` with
+``info = 0``; use ``cg``, whose rule handles them.) The
 derivative is that of the exact solution: it is as accurate as the solves are, so ask
 for tight tolerances when derivatives matter. A solve that did not converge
 (``info != 0``; for ``lsqr``/``lsmr`` ``istop`` not in 1, 2, 4, 5: an iteration limit or an
