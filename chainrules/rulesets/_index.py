@@ -830,7 +830,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.linalg:tanhm',
         'scipy.linalg:tanm',
     ],
-    'chainrules.rulesets.linalg.nondifferentiable': [
+    'chainrules.rulesets.linalg.non_differentiable': [
         'numpy.linalg:matrix_rank',
         'scipy.linalg:bandwidth',
         'scipy.linalg:dft',
@@ -915,6 +915,50 @@ RULE_INDEX: dict[str, list[str]] = {
     ],
     'chainrules.rulesets.linalg.toeplitz_products': [
         'scipy.linalg:matmul_toeplitz',
+    ],
+    'chainrules.rulesets.optimize.fixed_points': [
+        'scipy.optimize:fixed_point',
+    ],
+    'chainrules.rulesets.optimize.global_optimizers': [
+        'scipy.optimize:basinhopping',
+        'scipy.optimize:differential_evolution',
+        'scipy.optimize:direct',
+        'scipy.optimize:dual_annealing',
+        'scipy.optimize:shgo',
+    ],
+    'chainrules.rulesets.optimize.least_squares': [
+        'scipy.optimize:curve_fit',
+        'scipy.optimize:least_squares',
+    ],
+    'chainrules.rulesets.optimize.linear_programs': [
+        'scipy.optimize:linprog',
+        'scipy.optimize:milp',
+    ],
+    'chainrules.rulesets.optimize.minimize': [
+        'scipy.optimize:minimize',
+        'scipy.optimize:minimize_scalar',
+    ],
+    'chainrules.rulesets.optimize.non_differentiable': [
+        'scipy.optimize:linear_sum_assignment',
+    ],
+    'chainrules.rulesets.optimize.roots': [
+        'scipy.optimize:fsolve',
+        'scipy.optimize:root',
+    ],
+    'chainrules.rulesets.optimize.rosenbrock': [
+        'scipy.optimize:rosen',
+        'scipy.optimize:rosen_der',
+        'scipy.optimize:rosen_hess',
+        'scipy.optimize:rosen_hess_prod',
+    ],
+    'chainrules.rulesets.optimize.scalar_roots': [
+        'scipy.optimize:bisect',
+        'scipy.optimize:brenth',
+        'scipy.optimize:brentq',
+        'scipy.optimize:newton',
+        'scipy.optimize:ridder',
+        'scipy.optimize:root_scalar',
+        'scipy.optimize:toms748',
     ],
     'chainrules.rulesets.reductions.counting': [
         'numpy:all',
@@ -1004,7 +1048,7 @@ RULE_INDEX: dict[str, list[str]] = {
         'scipy.signal:sosfilt',
         'scipy.signal:sosfilt_zi',
     ],
-    'chainrules.rulesets.signal.nondifferentiable': [
+    'chainrules.rulesets.signal.non_differentiable': [
         'scipy.signal:argrelextrema',
         'scipy.signal:argrelmax',
         'scipy.signal:argrelmin',

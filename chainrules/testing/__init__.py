@@ -3,13 +3,15 @@
 Everything public is importable from here: the finite-difference methods
 (``central_fdm``, ``forward_fdm``, ``backward_fdm``, ``extrapolate``), the derivatives
 (``jvp``, ``vjp``, ``jacobian``), the testers (``test_frule``, ``test_rrule``,
-``test_scalar``), ``PrimalAndTangent``, ``rand_tangent``, ``check_approx`` and the
+``test_scalar``), ``PrimalAndTangent``, ``rand_tangent``, ``check_approx``, ``check_adjoint`` (the
+frule/rrule adjoint property, no finite differences) and the
 ``hypothesis`` strategies (``chainrules.testing.strategies``, which needs hypothesis).
 """
 
 from typing import Any
 
 from chainrules.testing import structured as _structured  # noqa: F401  (registers structured and sparse types)
+from chainrules.testing.adjoint import check_adjoint
 from chainrules.testing.approx import check_approx, default_tolerances
 from chainrules.testing.checker import CheckResult, check_function, check_rules
 from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
@@ -37,6 +39,7 @@ __all__ = [
     "PrimalAndTangent",
     "backward_fdm",
     "central_fdm",
+    "check_adjoint",
     "check_approx",
     "check_function",
     "check_rules",

@@ -78,6 +78,8 @@ def _dense(x: Any) -> np.ndarray | None:
         return np.asarray(x.toarray())
     if hasattr(x, "__array__") and not isinstance(x, (Tangent, AbstractZero, type)):  # a class (np.float64) is a label
         return np.asarray(x)
+    if callable(getattr(x, "todense", None)) and hasattr(x, "matvec"):  # a SciPy LinearOperator that can be densified
+        return np.asarray(x.todense())                                  # (L-BFGS-B's inverse Hessian product)
     return None
 
 

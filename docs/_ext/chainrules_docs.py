@@ -281,6 +281,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.special": ("scipy.special", "SciPy's special functions."),
     "scipy.integrate": ("scipy.integrate", "Quadrature, sample-based integration and initial value problems "
                                            "(higher-order rules: see :doc:`/rules/integrate`)."),
+    "scipy.optimize": ("scipy.optimize", "Roots, fixed points, minima, fits and linear programs, by the implicit "
+                                         "function theorem (higher-order rules: see :doc:`/rules/optimize`)."),
     "scipy.stats": ("scipy.stats", "SciPy's distributions (their methods, frozen and multivariate ones) and "
                                    "statistics functions."),
     "scipy.sparse": ("scipy.sparse", "Sparse arrays: their methods, and solves."),
@@ -299,7 +301,7 @@ CATEGORY_CLASS = {"frule+rrule": "good", "rrule only": "good", "frule only": "go
 
 COVERAGE_MODULES = ("numpy", "numpy.ndarray", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.random.Generator",
                     "scipy.linalg", "scipy.special", "scipy.fft", "scipy.signal", "scipy.signal.windows",
-                    "scipy.integrate")
+                    "scipy.integrate", "scipy.optimize")
 """The modules (and classes) the coverage page reports on."""
 
 
@@ -355,7 +357,7 @@ def _source_line(entry: Any, module: str) -> int | None:
 PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.linalg": "scipy.linalg.",
                  "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
                  "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
-                 "scipy.integrate": "scipy.integrate.",
+                 "scipy.integrate": "scipy.integrate.", "scipy.optimize": "scipy.optimize.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 

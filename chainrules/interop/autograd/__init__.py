@@ -27,7 +27,8 @@
   ``NotImplementedError``, which autograd's ufunc dispatch would swallow.
 
 Importing this package changes nothing in autograd except that structured matrices
-(``chainrules.structured``) become values autograd can differentiate; call
+(``chainrules.structured``) and SciPy's result objects (``OptimizeResult``, ``RootResults``,
+``OdeResult``: :mod:`.results`) become values autograd can differentiate; call
 :func:`use_chainrules` to change autograd's tables. The guide is ``docs/autograd.md``.
 
 Examples
@@ -51,6 +52,7 @@ except ImportError as err:  # pragma: no cover  (the extra is part of the test e
 
 from chainrules.interop._arguments import argument_label, function_name
 from chainrules.interop._namespaces import rule_namespace as _rule_namespace
+from chainrules.interop.autograd import results as _results  # noqa: F401  (registers SciPy's result objects)
 from chainrules.interop.autograd import structured as _structured  # noqa: F401  (registers the boxes)
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, AutogradConfig, is_differentiable
 from chainrules.interop.autograd.conversion import (

@@ -37,6 +37,7 @@ from chainrules_core import (
     NoTangent,
     ProjectTo,
     RuleConfig,
+    Tangent,
     ZeroTangent,
     unthunk,
 )
@@ -118,6 +119,66 @@ def _no_tangent_or_zero(x: Any) -> Any:
     return ZeroTangent() if is_differentiable(x) else NoTangent()
 
 
+def _holds_traced(values: Any) -> bool:
+    """Whether a value autograd is tracing (a box) is among ``values`` or inside their tuples and lists."""
+    return any(isbox(v) or (type(v) in (tuple, list) and _holds_traced(v)) for v in values)
+
+
+def _traced_packed(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                   positions: list[int]) -> Callable[[Any], Any]:
+    def traced_call(xs: Any) -> Any:
+        full = list(args)
+        for k, i in enumerate(positions):
+            full[i] = xs[k]
+        return _boxed_output(f(*full, **kwargs))
+
+    return traced_call
+
+
+def _traced_rrule_via_ad(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``rrule_via_ad`` on values an enclosing autograd trace is differentiating (a derivative of a derivative).
+
+    A rule that needs second derivatives of a function it was given (``minimize``'s Hessian-vector
+    products) differentiates, through the config, a gradient that the config itself computes: the
+    arguments of the inner call are then autograd's boxes. autograd nests traces, so
+    ``make_vjp`` runs on them as they are (positional arguments as wholes), and the cotangents
+    (boxes of the enclosing trace) are returned unconverted (real values only: no conjugation is
+    needed, and the enclosing trace must see autograd's own values to differentiate them again).
+    """
+    positions = [i for i, a in enumerate(args) if isbox(a) or is_differentiable(a)
+                 or (type(a) in (tuple, list) and _holds_traced(a))]
+    n = len(args)
+    vjp, y = make_vjp(_traced_packed(f, args, kwargs, positions), tuple(args[i] for i in positions))
+
+    def traced_autograd_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        out: list[Any] = [NoTangent()] * (n + 1)
+        if isinstance(dy, AbstractZero):
+            for i in positions:
+                out[i + 1] = ZeroTangent()
+            return tuple(out)
+        if isinstance(dy, Tangent):
+            dy = cotangent_to_autograd(dy, y)
+        grads = vjp(dy)
+        for k, i in enumerate(positions):
+            out[i + 1] = grads[k]
+        return tuple(out)
+
+    return y, traced_autograd_pullback
+
+
+def _traced_frule_via_ad(tangents: tuple[Any, ...], f: Callable[..., Any], args: tuple[Any, ...],
+                         kwargs: dict[str, Any]) -> Any:
+    """``frule_via_ad`` on values (or along tangents) an enclosing autograd trace is differentiating."""
+    positions = [i for i, a in enumerate(args) if (isbox(a) or is_differentiable(a)) and tangents[i + 1] is not None
+                 and not isinstance(unthunk(tangents[i + 1]), AbstractZero)]
+    if not positions:
+        return f(*args, **kwargs), ZeroTangent()
+    xs = tuple(args[i] for i in positions)
+    dxs = tuple(unthunk(tangents[i + 1]) for i in positions)
+    return make_jvp(_traced_packed(f, args, kwargs, positions), xs)(dxs)
+
+
 class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
     """The rule configuration of autograd: reverse and forward mode, through ``make_vjp``/``make_jvp``.
 
@@ -152,8 +213,12 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
         structural ``Tangent`` of its type, with ``NoTangent()`` for the integers, flags and
         other values it holds. Other arguments get ``NoTangent()``, as do the keyword
         arguments (never differentiated) and ``f`` itself (autograd cannot differentiate
-        with respect to values a function closes over).
+        with respect to values a function closes over). Called on values an enclosing autograd
+        trace is differentiating (a rule differentiating a derivative it computed itself), it
+        differentiates them as autograd's own (see ``_traced_rrule_via_ad``).
         """
+        if _holds_traced(args):
+            return _traced_rrule_via_ad(f, args, kwargs)
         call = locate(f, args, {}, _is_leaf)
         n = len(args)
         if call is None:
@@ -194,6 +259,8 @@ class AutogradConfig(RuleConfig, HasReverseMode, HasForwardsMode):
         if df is not None and not isinstance(df, AbstractZero):
             raise NotImplementedError("frule_via_ad(AutogradConfig(), ...): autograd cannot push forward a tangent "
                                       "of the function itself; pass NoTangent() for it")
+        if _holds_traced(args) or _holds_traced(tuple(unthunk(t) for t in tangents[1:])):
+            return _traced_frule_via_ad(tangents, f, args, kwargs)
         call = locate(f, args, {}, _is_leaf)
         dxs: tuple[Any, ...] = ()
         if call is not None:

@@ -18,6 +18,6 @@
 * :mod:`~chainrules.rulesets.signal.filter_design`: ``kaiser_beta``, ``kaiser_atten``, ``savgol_coeffs``;
 * :mod:`~chainrules.rulesets.signal.windows`: the window constructors of
   ``scipy.signal.windows`` and ``get_window``;
-* :mod:`~chainrules.rulesets.signal.nondifferentiable`: peak finding, filter design and the
+* :mod:`~chainrules.rulesets.signal.non_differentiable`: peak finding, filter design and the
   other functions whose outputs are integers or do not depend on differentiable inputs.
 """

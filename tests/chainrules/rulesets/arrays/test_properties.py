@@ -15,20 +15,16 @@ examples on every run), few examples per property, without a deadline or a datab
 
 from __future__ import annotations
 
-import copy
 import operator
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 import chainrules  # noqa: F401  (registers the rules)
-from chainrules import AbstractZero, NoTangent, NotImplementedTangent, frule, rrule, unthunk
-from chainrules.testing import check_approx, rand_tangent, tree_flatten
+from chainrules.testing import check_adjoint as adjoint_property
 from chainrules.testing import strategies as st
-from chainrules.testing.tree import leaves_to_vec
 
 PROPERTY = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -37,54 +33,9 @@ ARRAYS = st.arrays(st.dtypes(complex_=True), st.shapes(min_dims=0, max_dims=3, m
 NONEMPTY = st.arrays(st.dtypes(complex_=True), st.shapes(min_dims=1, max_dims=3, min_side=1, max_side=3), bound=4.0)
 
 
-def _vec(primal: Any, tangent: Any) -> np.ndarray:
-    """The (co)tangent ``tangent`` of ``primal`` as a real vector (real and imaginary parts)."""
-    tangent = unthunk(tangent)
-    _, tree = tree_flatten(primal)
-    if isinstance(tangent, AbstractZero):
-        return np.zeros(sum(spec.size * (2 if spec.complex else 1) for spec in tree.leaf_specs()))
-    return leaves_to_vec(tree.flatten_tangent(tangent), tree.leaf_specs())
-
-
-def _precision(value: Any) -> float:
-    """The machine epsilon of the least precise floating leaf of ``value``."""
-    leaves, _ = tree_flatten(value)
-    kinds = [np.asarray(v).dtype for v in leaves if np.asarray(v).dtype.kind in "fc"]
-    return max((float(np.finfo(k).eps) for k in kinds), default=float(np.finfo(np.float64).eps))
-
-
-def check_adjoint(f: Any, *args: Any, seed: int = 0, **kwargs: Any) -> None:
+def check_adjoint(f: Any, *args: Any, **fkwargs: Any) -> None:
     """The primal, the adjointness of the frule and rrule of ``f`` at ``args``, or the same error as NumPy's."""
-    try:
-        expected = f(*copy.deepcopy(args), **kwargs)
-    except Exception as err:  # NumPy rejects the arguments: so must both rules, with the same type
-        with pytest.raises(type(err)):
-            rrule(f, *args, **kwargs)
-        with pytest.raises(type(err)):
-            frule((NoTangent(), *(NoTangent() for _ in args)), f, *args, **kwargs)
-        return
-    rng = np.random.default_rng(seed)
-    tangents = [rand_tangent(a, rng) for a in args]
-    y_forward, ydot = frule((NoTangent(), *tangents), f, *args, **kwargs)
-    y, pullback = rrule(f, *args, **kwargs)
-    check_approx(y_forward, expected, name=f"{f}: frule primal")
-    check_approx(y, expected, name=f"{f}: rrule primal")
-    dy = rand_tangent(y, rng)
-    cotangents = pullback(dy)
-    assert len(cotangents) == len(args) + 1
-    lhs = _vec(y, dy) @ _vec(y, ydot)
-    rhs, scale = 0.0, abs(_vec(y, dy)) @ abs(_vec(y, ydot))
-    for a, ct, t in zip(args, cotangents[1:], tangents):
-        ct = unthunk(ct)
-        if isinstance(t, NoTangent):
-            assert isinstance(ct, NoTangent), f"{f}: a non-differentiable argument got {type(ct).__name__}"
-            continue
-        assert not isinstance(ct, NotImplementedTangent), f"{f}: {ct}"
-        u, v = _vec(a, ct), _vec(a, t)
-        rhs += u @ v
-        scale += abs(u) @ abs(v)
-    precision = _precision((args, y))
-    assert abs(lhs - rhs) <= 64 * precision * (scale + 1e-30), f"{f}: <dy, J dx> = {lhs} but <J^T dy, dx> = {rhs}"
+    assert adjoint_property(f, *args, fkwargs=fkwargs) in ("checked", "primal raised")
 
 
 def _axis(draw: Any, ndim: int, none: bool = False) -> Any:

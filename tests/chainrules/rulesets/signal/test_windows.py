@@ -1,4 +1,4 @@
-"""Rules of chainrules/rulesets/signal/windows.py and nondifferentiable.py."""
+"""Rules of chainrules/rulesets/signal/windows.py and non_differentiable.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Declarations of chainrules/rulesets/linalg/nondifferentiable.py."""
+"""Declarations of chainrules/rulesets/linalg/non_differentiable.py."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pytest
 import scipy.linalg as sla
 
 import chainrules  # registers the rules
-import chainrules.rulesets.linalg.nondifferentiable  # noqa: F401
+import chainrules.rulesets.linalg.non_differentiable  # noqa: F401
 from chainrules import NoTangent, frule, rrule, unthunk
 from chainrules.coverage import classify
-from chainrules.rulesets.linalg.nondifferentiable import BLAS_TOOLS, CONSTANT_MATRICES, STRUCTURE_TESTS
+from chainrules.rulesets.linalg.non_differentiable import BLAS_TOOLS, CONSTANT_MATRICES, STRUCTURE_TESTS
 from chainrules.testing import test_frule, test_rrule
 
 CALLS = [
