@@ -133,6 +133,7 @@ def test_truncweibull_min_moment_in_every_shape_against_the_integral():
 
 
 
+@pytest.mark.filterwarnings("ignore::scipy.integrate.IntegrationWarning")  # SciPy's own var (its 4th moment)
 def test_kappa4_moments_in_both_shapes_against_the_integral():
     # SciPy integrates kappa4's moments over its quantile function (too slow for finite differences in the samples)
     h, k = 0.4, 0.3
