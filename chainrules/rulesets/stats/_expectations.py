@@ -130,7 +130,9 @@ def expectation_partials(model: Any, what: str, weight: Callable[[Any, tuple[flo
                 logf = np.asarray(dist._logpdf(z, *theta), dtype=np.float64)
                 # a node within rounding of an end where SciPy's log-density is NaN (kappa4's log(1 - h t) with
                 # 1 - h t = -1e-16) weighs nothing: the ends checked above have zero density or do not move
-                density = np.where(inside & ~np.isnan(logf), np.exp(logf), 0.0)
+                scale = max([1.0, *(abs(e) for e in (a, b) if np.isfinite(e))])
+                at_end = np.minimum(np.abs(z - a), np.abs(z - b)) <= 1e-10 * scale
+                density = np.where(inside & ~(np.isnan(logf) & at_end), np.exp(logf), 0.0)
                 partials = model.dlogpdf_dshapes(z, *(np.float64(t) for t in theta))
                 w = np.asarray(weight(z, theta), dtype=np.float64)
             for i, d in enumerate(partials):
