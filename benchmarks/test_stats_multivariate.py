@@ -92,8 +92,7 @@ def _autograd_chainrules() -> Callable[[], Any]:
 
     from chainrules.interop.autograd import primitive
 
-    # the method on its class, the distribution object first (the bridge counts a bound method's arguments
-    # without its object)
+    # the method on its class, the distribution object first (what primitive(multivariate_normal.logpdf) does)
     logpdf = primitive(multivariate_normal_gen.logpdf)
     grad = autograd.grad(lambda m, c: anp.sum(logpdf(multivariate_normal, X, m, c)), argnum=(0, 1))
     return lambda: grad(MEAN0, COV)

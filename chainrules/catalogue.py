@@ -50,6 +50,7 @@ from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
     RuleSignature,
+    Sample,
     Tangent,
     Varargs,
     ZeroTangent,
@@ -431,15 +432,21 @@ def _signature_text(sig: RuleSignature, names: list[str]) -> str:
     return ", ".join(parts)
 
 
-def argument_names(f: Any, n: int | None = None) -> list[str]:
+def argument_names(f: Any, n: int | None = None, instance: Any = None) -> list[str]:
     """Names of the positional parameters of ``f`` (``self`` first for a method), as far as known.
+
+    With ``instance`` (the ``self`` of a call of the method ``f``), a variadic tail that the
+    instance parses with a ``_parse_args`` method (``scipy.stats`` distributions: ``*args``
+    are the shape parameters, ``loc`` and ``scale``) is named after that method's parameters.
 
     Examples
     --------
-    >>> import numpy as np
+    >>> import numpy as np, scipy.stats
     >>> from chainrules.catalogue import argument_names
     >>> argument_names(np.add), argument_names(np.random.RandomState.normal)
     (['x1', 'x2', 'out'], ['self', 'loc', 'scale', 'size'])
+    >>> argument_names(type(scipy.stats.gamma).logpdf, 5, instance=scipy.stats.gamma)
+    ['self', 'x', 'a', 'loc', 'scale']
     """
     names: list[str] = []
     if isinstance(f, np.ufunc):  # inputs, then outputs by position
@@ -454,6 +461,7 @@ def argument_names(f: Any, n: int | None = None) -> list[str]:
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             names.append(p.name)
         elif p.kind is p.VAR_POSITIONAL:
+            names.extend(_parsed_names(instance))
             if n is not None:
                 names.extend(f"{p.name}[{i}]" for i in range(n - len(names)))
             break
@@ -462,8 +470,35 @@ def argument_names(f: Any, n: int | None = None) -> list[str]:
     return names
 
 
-def signature_reports(f: Any) -> list[SignatureReport]:
+def _accepts_first(sig: RuleSignature, cls: type) -> bool:
+    """Whether the registration accepts an object of class ``cls`` as its first positional argument."""
+    first = sig.types[0] if sig.types else sig.varargs
+    if first is None:
+        return False
+    try:
+        return issubclass(cls, first)
+    except TypeError:  # not a class (or a tuple of classes): accepts anything it was given
+        return True
+
+
+def _parsed_names(instance: Any) -> list[str]:
+    """The parameters ``instance._parse_args`` binds a method's ``*args`` to (``scipy.stats`` distributions)."""
+    parse = getattr(instance, "_parse_args", None)
+    if instance is None or not callable(parse):
+        return []
+    try:
+        params = inspect.signature(parse).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def signature_reports(f: Any, instance: Any = None) -> list[SignatureReport]:
     """The registrations of ``f`` (rrule and frule merged when they accept the same arguments).
+
+    With ``instance``, only the registrations whose first positional argument accepts its
+    class (a method's ``self``: ``rv_continuous.logpdf`` registered for ``gamma_gen`` accepts
+    ``scipy.stats.gamma``, not ``scipy.stats.levy_stable``).
 
     Examples
     --------
@@ -479,6 +514,8 @@ def signature_reports(f: Any) -> list[SignatureReport]:
     for registry in (rrule, frule):  # an rrule's implementation is the one a merged report names
         for sig in registry.signatures(key):
             if sig.opt_out or sig.impl is None:
+                continue
+            if instance is not None and not _accepts_first(sig, type(instance)):
                 continue
             text = _signature_text(sig, names)
             if sig.functor:
@@ -577,10 +614,11 @@ def _describe_error(err: BaseException) -> str:
 class _Probe:
     """Runs the rules of one function at its samples and tallies what each argument gets."""
 
-    def __init__(self, f: Any, entry: CatalogueEntry, seed: int) -> None:
+    def __init__(self, f: Any, entry: CatalogueEntry, seed: int, instance: Any = None) -> None:
         from chainrules.testing.random_tangents import rand_tangent
 
         self.f = f
+        self.instance = instance
         self.entry = entry
         self.rand_tangent = rand_tangent
         self.rng = np.random.default_rng(seed)
@@ -597,7 +635,7 @@ class _Probe:
         args = tuple(a.primal if _is_primal_and_tangent(a) else a for a in sample.args)
         given = tuple(a.tangent if _is_primal_and_tangent(a) else None for a in sample.args)
         config = sample.options.get("config")
-        names = argument_names(self.f, len(args))
+        names = argument_names(self.f, len(args), self.instance)
         label = sample.describe()
         ran = False
         if "rule" in self.entry.kinds("rrule") or "non-differentiable" in self.entry.kinds("rrule"):
@@ -695,8 +733,8 @@ def _rulesets(key: Any, signatures: list[SignatureReport], index: Mapping[str, t
     return tuple(dict.fromkeys(s.module for s in signatures if s.module and not s.module.startswith(skip)))
 
 
-def describe(f: Any, *, seed: int = 0, probe: bool = True,
-             index: Mapping[str, tuple[str, ...]] | None = None) -> CatalogueEntry:
+def describe(f: Any, *, seed: int = 0, probe: bool = True, index: Mapping[str, tuple[str, ...]] | None = None,
+             instance: Any = None, samples: list[Sample] | None = None) -> CatalogueEntry:
     """The catalogue entry of one callable (with or without rules).
 
     Parameters
@@ -710,6 +748,16 @@ def describe(f: Any, *, seed: int = 0, probe: bool = True,
         and the category of a function with rules is ``"no samples"``).
     index : mapping, optional
         Reference -> ruleset modules (computed from the generated index if not given).
+    instance : object, optional
+        The entry of ``f`` for calls with this object first, for a method whose rules are
+        chosen by the class of ``self`` (a ``scipy.stats`` distribution: ``describe(f,
+        instance=scipy.stats.gamma)`` with ``f = rv_continuous.logpdf``): only the
+        registrations whose first argument accepts its class, and only the samples whose
+        first argument is this object.
+    samples : list of Sample, optional
+        The samples to run the rules at (default: those declared for ``f``, generated with
+        ``seed``); with ``instance``, those whose first argument is not ``instance`` are
+        left out. Lets a caller generate a function's samples once for several instances.
 
     Examples
     --------
@@ -720,25 +768,31 @@ def describe(f: Any, *, seed: int = 0, probe: bool = True,
     ('non-differentiable', 'in-place (error)', 'frule+rrule')
     >>> describe(len).has_rules
     False
+    >>> import scipy.stats
+    >>> describe(scipy.stats.norm.logpdf, instance=scipy.stats.norm).category
+    'frule+rrule'
     """
     key = lookup_key(f)
     entry = CatalogueEntry(key, public_name(key))
-    entry.signatures = signature_reports(key)
+    entry.signatures = signature_reports(key, instance)
     if not entry.signatures:
         return entry
     entry.rulesets = _rulesets(key, entry.signatures, _index_modules() if index is None else index)
     if not probe or not (entry.kinds() & {"rule", "non-differentiable"}):
         return entry
-    probe_state = _Probe(key, entry, seed)
+    probe_state = _Probe(key, entry, seed, instance)
     state = np.random.get_state()  # samplers of NumPy's global RandomState draw from it
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")  # the rules' and the samples' own warnings are the checker's business
-            try:
-                samples = samples_of(key, seed=seed)
-            except Exception as err:
-                entry.problems.append(f"the sample generator raised {_describe_error(err)}")
-                samples = []
+            if samples is None:
+                try:
+                    samples = samples_of(key, seed=seed)
+                except Exception as err:
+                    entry.problems.append(f"the sample generator raised {_describe_error(err)}")
+                    samples = []
+            if instance is not None:
+                samples = [s for s in samples if s.args and s.args[0] is instance]
             entry.samples = len(samples)
             for sample in samples:
                 probe_state.run(sample)

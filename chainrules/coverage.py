@@ -30,25 +30,54 @@ runs each rule at the function's sample inputs:
 
 The command ``python -m chainrules coverage numpy`` prints the report and the counts.
 
+Distributions
+-------------
+``scipy.stats`` holds, besides functions, distribution *objects*: ``norm`` is an instance of
+``norm_gen`` (``rv_continuous``), ``poisson`` of ``poisson_gen`` (``rv_discrete``),
+``multivariate_normal`` of ``multivariate_normal_gen`` (``multi_rv_generic``). Their methods'
+rules are registered on the class's function (``rv_continuous.logpdf``, shared by every
+continuous distribution) and chosen by the class of ``self``, so the report takes each
+distribution object apart (:func:`distribution_objects`, :func:`distribution_methods`):
+``coverage("scipy.stats")`` has an entry ``"norm.logpdf"`` per distribution and public
+method (``pdf``, ``logpdf``, ``cdf``, ... ``rvs``, ``pmf`` for a discrete one, and
+``__call__``, the freezing call ``norm(mu, sigma)``) instead of one entry ``"norm"``, and
+``coverage("scipy.stats.norm")`` reports the methods of one distribution. A pair is
+classified like a function (:data:`CATEGORIES`), from the registrations whose first argument
+accepts the distribution's class and the samples whose first argument is the distribution
+object (``describe(method, instance=dist)`` of :mod:`chainrules.catalogue`): a method whose
+rule serves other distributions only is ``not covered`` for this one, and one whose rule
+accepts it without samples for it is ``no samples``. Nothing is listed by hand: a
+distribution that gets rules (and samples) is reported as covered from then on.
+
 Examples
 --------
 >>> from chainrules.coverage import coverage
 >>> report = coverage("numpy")
 >>> report["sin"], report["argmax"], report["save"]
 ('frule+rrule', 'non-differentiable', 'not numeric')
+>>> gamma = coverage("scipy.stats.gamma")
+>>> gamma["logpdf"], gamma["fit"]
+('frule+rrule', 'not covered')
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
 import types
+import warnings
 from collections import Counter
 from typing import Any
 
-from chainrules.catalogue import CATEGORIES, CatalogueEntry, describe, lookup_key
+import numpy as np
 
-__all__ = ["CATEGORIES", "NOT_NUMERIC", "UnknownModuleError", "classify", "counts", "coverage", "entries_of",
-           "print_coverage", "public_callables"]
+from chainrules.catalogue import CATEGORIES, CatalogueEntry, describe, lookup_key
+from chainrules_core import Sample
+
+__all__ = ["CATEGORIES", "NOT_NUMERIC", "UnknownModuleError", "classify", "counts", "coverage",
+           "distribution_methods", "distribution_objects", "entries_of", "is_distribution", "print_coverage",
+           "public_callables"]
 
 
 class UnknownModuleError(ValueError):
@@ -76,6 +105,8 @@ NOT_NUMERIC: dict[str, frozenset[str]] = {
     "scipy.fft": frozenset({"get_workers", "set_workers", "register_backend", "set_backend", "set_global_backend",
                             "skip_backend"}),
     "numpy.ndarray": frozenset({"dump", "dumps", "tobytes", "tofile", "setflags"}),
+    # option listings and printing callbacks
+    "scipy.optimize": frozenset({"show_options", "linprog_verbose_callback"}),
     # error handling of the special functions (errstate is a class, listed for completeness)
     "scipy.special": frozenset({"geterr", "seterr", "errstate"}),
 }
@@ -97,10 +128,85 @@ def _resolve(name: str) -> Any:
             raise ImportError(f"no module named {name!r}") from None
 
 
+def is_distribution(obj: Any) -> bool:
+    """Whether ``obj`` is a ``scipy.stats`` distribution object (``norm``, ``poisson``, ``multivariate_normal``).
+
+    Examples
+    --------
+    >>> import scipy.stats
+    >>> from chainrules.coverage import is_distribution
+    >>> is_distribution(scipy.stats.norm), is_distribution(scipy.stats.norm(0, 1)), is_distribution(len)
+    (True, False, False)
+    """
+    if "scipy.stats" not in sys.modules or isinstance(obj, type):
+        return False
+    from scipy.stats._distn_infrastructure import rv_generic
+    from scipy.stats._multivariate import multi_rv_generic
+
+    return isinstance(obj, (rv_generic, multi_rv_generic))
+
+
+def distribution_objects(module_name: str) -> dict[str, Any]:
+    """The public distribution objects of a module (``scipy.stats``), by name; empty for other modules.
+
+    Examples
+    --------
+    >>> from chainrules.coverage import distribution_objects
+    >>> found = distribution_objects("scipy.stats")
+    >>> [name in found for name in ("norm", "poisson", "multivariate_normal", "entropy")]
+    [True, True, True, False]
+    """
+    owner = _owner(module_name)
+    if not isinstance(owner, types.ModuleType):
+        return {}
+    names = getattr(owner, "__all__", None) or [n for n in dir(owner) if not n.startswith("_")]
+    return {name: obj for name in names if is_distribution(obj := getattr(owner, name, None))}
+
+
+def distribution_methods(dist: Any) -> dict[str, Any]:
+    """The public methods of a distribution object, bound, by name; ``__call__`` (freezing) first.
+
+    The methods its class defines or inherits (``pdf``, ``logpdf``, ``cdf``, ..., ``rvs``,
+    ``fit``, ``freeze``; ``pmf`` for a discrete one), not its other attributes.
+
+    Examples
+    --------
+    >>> import scipy.stats
+    >>> from chainrules.coverage import distribution_methods
+    >>> methods = distribution_methods(scipy.stats.poisson)
+    >>> list(methods)[:3], "pmf" in methods, "pdf" in methods
+    (['__call__', 'cdf', 'entropy'], True, False)
+    """
+    cls = type(dist)
+    out = {"__call__": dist.__call__} if callable(dist) else {}
+    for name in dir(cls):
+        if not name.startswith("_") and inspect.isfunction(getattr(cls, name, None)):
+            out[name] = getattr(dist, name)
+    return out
+
+
+def _owner(module_name: str) -> Any:
+    """The module, class or distribution object ``module_name`` names, or a clear error."""
+    try:
+        owner = _resolve(module_name)
+    except Exception:  # ImportError, or any error a module raises while being imported
+        raise UnknownModuleError(f"{module_name!r} is not a module or a class (try numpy, numpy.linalg, numpy.fft, "
+                                 "numpy.random, numpy.ndarray, scipy.linalg, scipy.special, scipy.stats, "
+                                 "scipy.stats.norm)") from None
+    if not isinstance(owner, (type, types.ModuleType)) and not is_distribution(owner):
+        raise UnknownModuleError(f"{module_name!r} is a {type(owner).__name__}, not a module or a class: the report "
+                                 "covers the public functions of a module (or the methods of a class, or of a "
+                                 "scipy.stats distribution)")
+    return owner
+
+
 def public_callables(module_name: str) -> dict[str, Any]:
     """Public callables of a module (functions, ufuncs, dispatchers, bound methods), by name.
 
-    Classes are excluded; for a class name (``"numpy.ndarray"``), its public methods.
+    Classes are excluded; for a class name (``"numpy.ndarray"``), its public methods; for a
+    distribution (``"scipy.stats.norm"``), its methods (:func:`distribution_methods`). The
+    distribution objects of a module are not callables here: :func:`distribution_objects`
+    lists them.
 
     Raises
     ------
@@ -117,14 +223,9 @@ def public_callables(module_name: str) -> dict[str, Any]:
     ...
     chainrules.coverage.UnknownModuleError: 'nump' is not a module or a class (try numpy, numpy.linalg, ...)
     """
-    try:
-        owner = _resolve(module_name)
-    except Exception:  # ImportError, or any error a module raises while being imported
-        raise UnknownModuleError(f"{module_name!r} is not a module or a class (try numpy, numpy.linalg, numpy.fft, "
-                                 "numpy.random, numpy.ndarray, scipy.linalg, scipy.special)") from None
-    if not isinstance(owner, (type, types.ModuleType)):
-        raise UnknownModuleError(f"{module_name!r} is a {type(owner).__name__}, not a module or a class: the report "
-                                 "covers the public functions of a module (or the methods of a class)")
+    owner = _owner(module_name)
+    if is_distribution(owner):
+        return distribution_methods(owner)
     if isinstance(owner, type):
         names = [n for n in dir(owner) if not n.startswith("_")]
     else:
@@ -132,7 +233,8 @@ def public_callables(module_name: str) -> dict[str, Any]:
     out = {}
     for name in names:
         obj = getattr(owner, name, None)
-        if obj is None or isinstance(obj, type) or not callable(obj) or isinstance(obj, types.ModuleType):
+        if obj is None or isinstance(obj, type) or not callable(obj) or isinstance(obj, types.ModuleType) or \
+                is_distribution(obj):
             continue
         out[name] = obj
     return out
@@ -157,10 +259,17 @@ def classify(f: Any, name: str = "", module_name: str = "") -> str:
     >>> from chainrules.coverage import classify
     >>> classify(np.sin), classify(np.put), classify(np.save, "save", "numpy")
     ('frule+rrule', 'in-place (error)', 'not numeric')
+
+    A bound method of a distribution is classified for that distribution:
+
+    >>> import scipy.stats
+    >>> classify(scipy.stats.gamma.cdf), classify(scipy.stats.levy_stable.cdf)
+    ('frule+rrule', 'not covered')
     """
     import chainrules  # noqa: F401  (registers the rules)
 
-    return _category(describe(f), name, module_name)
+    owner = getattr(f, "__self__", None)
+    return _category(describe(f, instance=owner if is_distribution(owner) else None), name, module_name)
 
 
 def entries_of(module_name: str) -> dict[str, tuple[str, CatalogueEntry]]:
@@ -176,8 +285,11 @@ def entries_of(module_name: str) -> dict[str, tuple[str, CatalogueEntry]]:
     import chainrules  # noqa: F401  (registers the rules)
     from chainrules.catalogue import _index_modules
 
-    callables = public_callables(module_name)
     index = _index_modules()
+    owner = _owner(module_name)
+    if is_distribution(owner):
+        return _distribution_entries({"": owner}, index)
+    callables = public_callables(module_name)
     seen: dict[int, CatalogueEntry] = {}
     out = {}
     for name, f in callables.items():
@@ -186,6 +298,41 @@ def entries_of(module_name: str) -> dict[str, tuple[str, CatalogueEntry]]:
         if entry is None:
             entry = seen[id(key)] = describe(key, index=index)
         out[name] = (_category(entry, name, module_name), entry)
+    out.update(_distribution_entries(distribution_objects(module_name), index))
+    return out
+
+
+def _distribution_entries(dists: dict[str, Any], index: Any) -> dict[str, tuple[str, CatalogueEntry]]:
+    """``"norm.logpdf"`` -> (category, entry) for every method of every distribution (``"logpdf"`` for the name ``""``).
+
+    Each method's samples are generated once and shared out among the distributions by their
+    first argument (``describe(..., instance=dist, samples=...)``).
+    """
+    from chainrules_core import samples_of
+    from chainrules_core.samples import has_samples
+
+    shared: dict[Any, dict[int, list[Sample]] | None] = {}
+    out = {}
+    for dist_name, dist in dists.items():
+        for method_name, method in distribution_methods(dist).items():
+            key = lookup_key(method)
+            if key not in shared:
+                groups: dict[int, list[Sample]] | None = {}
+                try:
+                    with warnings.catch_warnings(), np.errstate(all="ignore"):
+                        warnings.simplefilter("ignore")  # the samples' own warnings are the checker's business
+                        found = samples_of(key) if has_samples(key) else []
+                    for sample in found:
+                        if sample.args:
+                            groups.setdefault(id(sample.args[0]), []).append(sample)  # type: ignore[union-attr]
+                except Exception:  # describe() generates them again and reports what went wrong
+                    groups = None
+                shared[key] = groups
+            groups = shared[key]
+            given = None if groups is None else groups.get(id(dist), [])
+            entry = describe(key, index=index, instance=dist, samples=given)
+            name = f"{dist_name}.{method_name}" if dist_name else method_name
+            out[name] = (_category(entry, name, ""), entry)
     return out
 
 
@@ -239,6 +386,12 @@ def _wrap(names: list[str], width: int = 100, indent: str = "  ") -> str:
     return "\n".join(lines)
 
 
+def _kind(dist: Any) -> str:
+    names = [k.__name__ for k in type(dist).__mro__]
+    return next((kind for base, kind in (("rv_continuous", "continuous"), ("rv_discrete", "discrete"),
+                                         ("multi_rv_generic", "multivariate")) if base in names), "distribution")
+
+
 def print_coverage(module_name: str) -> int:
     """Print the coverage report of ``module_name`` and the counts per category; return 0.
 
@@ -248,12 +401,24 @@ def print_coverage(module_name: str) -> int:
     """
     found = entries_of(module_name)
     report = {name: category for name, (category, _) in found.items()}
+    dists = distribution_objects(module_name)
+    functions = {n: c for n, c in report.items() if n.split(".")[0] not in dists}
     for category in CATEGORIES:
-        names = sorted(n for n, c in report.items() if c == category)
+        names = sorted(n for n, c in functions.items() if c == category)
         if names:
             note = f" [{_EXPLAIN[category]}]" if category in _EXPLAIN else ""
             print(f"{category} ({len(names)}){note}:")
             print(_wrap(names))
+    methods = {n: c for n, c in report.items() if n not in functions}
+    if dists:
+        print(f"\ndistributions ({len(dists)}), their methods by category (__call__: freezing, dist(*args)):")
+        for dist_name, dist in dists.items():
+            own = {n.partition(".")[2]: c for n, c in methods.items() if n.partition(".")[0] == dist_name}
+            print(f"{dist_name} ({_kind(dist)}):")
+            for category in CATEGORIES:
+                names = sorted(n for n, c in own.items() if c == category)
+                if names:
+                    print(_wrap([f"{category} ({len(names)}): {names[0]}", *names[1:]], indent="  "))
     missing = [(n, e) for n, (c, e) in sorted(found.items()) if c == "not implemented" or e.partly_not_implemented]
     if missing:
         print("\nnot implemented, and why:")
@@ -265,6 +430,11 @@ def print_coverage(module_name: str) -> int:
         print("\nrules that raised at their samples (python -m chainrules check NAME shows more):")
         for name, entry in problems:
             print(f"  {name}: {entry.problems[0]}")
+    if dists:
+        print()
+        for what, part in ((f"functions ({len(functions)})", functions),
+                           (f"methods of the {len(dists)} distributions ({len(methods)})", methods)):
+            print(f"{what}: " + ", ".join(f"{c}: {n}" for c, n in counts(part).items() if n))
     tally = counts(report)
     print("\n" + ", ".join(f"{c}: {n}" for c, n in tally.items()) + f"; total {len(report)}")
     return 0

@@ -49,6 +49,7 @@ import copy
 import functools
 import inspect
 import sys
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -82,10 +83,21 @@ def function_name(f: Any) -> str:
     >>> from chainrules.interop._arguments import function_name
     >>> function_name(np.linalg.cholesky), function_name(np.sin)
     ('numpy.linalg.cholesky', 'numpy.sin')
+    >>> import scipy.integrate, scipy.stats
+    >>> function_name(scipy.integrate.solve_ivp), function_name(scipy.stats.norm.logpdf)
+    ('scipy.integrate.solve_ivp', 'scipy.stats.norm.logpdf')
     """
     f = getattr(f, "fun", f)
+    if isinstance(f, types.MethodType):
+        public = _public_object_name(f.__self__)
+        if public is not None:
+            return f"{public}.{f.__name__}"
     name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or type(f).__name__
     module = getattr(f, "__module__", None)
+    if module and "._" in module:  # a private module: the public one that exports the function
+        parent = module.split("._", 1)[0]
+        if getattr(sys.modules.get(parent), str(name), None) is f:
+            module = parent
     if isinstance(f, np.ufunc) and module is None:
         special = sys.modules.get("scipy.special")
         module = "scipy.special" if special is not None and getattr(special, f.__name__, None) is f else "numpy"
@@ -96,6 +108,18 @@ def function_name(f: Any) -> str:
     elif module and module.startswith("scipy.linalg."):
         module = "scipy.linalg"
     return f"{module}.{name}" if module and module not in ("builtins", "__main__") else str(name)
+
+
+def _public_object_name(owner: Any) -> str | None:
+    """``scipy.stats.norm`` for the object a public module exports under that name (``None`` otherwise)."""
+    parent = type(owner).__module__.split("._", 1)[0]
+    module = sys.modules.get(parent)
+    if module is None:
+        return None
+    for name in (getattr(owner, "name", None), type(owner).__name__.removesuffix("_gen")):
+        if isinstance(name, str) and getattr(module, name, None) is owner:
+            return f"{parent}.{name}"
+    return None
 
 
 def argument_label(f: Any, argnum: int, path: Path = ()) -> str:
@@ -135,12 +159,46 @@ def _cached_parameters(f: Any) -> tuple[inspect.Parameter, ...] | None:
         return None
 
 
+def _distribution_parameters(f: Any, params: tuple[inspect.Parameter, ...] | None
+                             ) -> tuple[inspect.Parameter, ...] | None:
+    """A ``scipy.stats`` distribution's method ``(x, *args, **kwds)`` with ``*args`` spelled out.
+
+    ``scipy.stats.gamma.logpdf(x, *args, **kwds)`` takes the shapes, ``loc`` and ``scale`` by
+    position or by keyword, in the order of the distribution's ``_parse_args`` signature
+    (``(a, loc=0, scale=1)``), which SciPy generates for each distribution; with it, a traced
+    ``loc=`` binds to its position like any other keyword.
+    """
+    owner = getattr(f, "__self__", None)
+    parse = getattr(owner, "_parse_args", None)
+    if (params is None or parse is None or not type(owner).__module__.startswith("scipy.stats")
+            or not any(p.kind is p.VAR_POSITIONAL for p in params)):
+        return params
+    shapes = _cached_parameters(parse)
+    if shapes is None or any(p.kind not in _POSITIONAL for p in shapes):
+        return params
+    out: list[inspect.Parameter] = []
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            out.extend(shapes)
+        elif p.kind is not p.KEYWORD_ONLY:
+            out.append(p)
+    return tuple(out)
+
+
 def _parameters(f: Any) -> tuple[inspect.Parameter, ...] | None:
-    """The parameters of ``f``'s signature, or ``None`` when it cannot be read."""
+    """The parameters of ``f``'s signature, or ``None`` when it cannot be read.
+
+    A ``scipy.stats`` distribution's bound method (``scipy.stats.norm.logpdf``) has its
+    ``*args`` replaced by the distribution's shapes, ``loc`` and ``scale``
+    (:func:`_distribution_parameters`).
+    """
     try:
-        return _cached_parameters(f)
+        params = _cached_parameters(f)
     except TypeError:  # unhashable callable
-        return _cached_parameters.__wrapped__(f)
+        params = _cached_parameters.__wrapped__(f)
+    if isinstance(f, types.MethodType):
+        return _distribution_parameters(f, params)
+    return params
 
 
 # ---- finding traced values -----------------------------------------------------------------------------

@@ -8,10 +8,17 @@ and wraps nothing). The names come from :data:`chainrules.rulesets._index.RULE_I
 rule added to the library appears in every bridge's namespaces with nothing else to do.
 
 A wrapped function keeps the function's own ``__doc__``, ``__name__`` and signature
-(``functools.wraps``); methods (``numpy:ndarray.sum``) and functions of private modules
-(``scipy.sparse._base``) have no place in a module namespace and are left out. A name the
-NumPy/SciPy module has but no rule covers raises ``AttributeError`` saying so, rather than
-handing out a function the framework cannot differentiate.
+(``functools.wraps``); functions of private modules (``scipy.sparse._base``) are left out.
+A name the NumPy/SciPy module has but no rule covers raises ``AttributeError`` saying so,
+rather than handing out a function the framework cannot differentiate.
+
+Methods with rules (``scipy.stats._distn_infrastructure:rv_continuous.logpdf``) reach a
+namespace through the module's public *objects*: ``scipy.stats.norm`` is an instance of a
+class whose methods have rules, so ``sp.stats.norm`` is a :class:`RuleObject`, whose
+methods with a rule for that object (``sp.stats.norm.logpdf``) are the bound methods
+wrapped by the bridge's ``primitive`` (the object is a constant), whose other attributes
+are the object's own, and whose call (freezing a distribution, ``sp.stats.norm(0.5, 2.0)``)
+gives the frozen distribution as a :class:`RuleObject` too.
 
 Each namespace is a module object registered in ``sys.modules`` under the bridge's name
 (``chainrules.interop.jax.scipy.special``), so both ``import ... as`` and attribute access
@@ -34,13 +41,14 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RuleNamespace", "public_rule_names", "rule_namespace"]
+__all__ = ["RuleNamespace", "RuleObject", "methods_with_rules", "public_rule_names", "rule_namespace"]
 
 
 def public_rule_names(root: str) -> dict[str, set[str]]:
@@ -67,6 +75,115 @@ def public_rule_names(root: str) -> dict[str, set[str]]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _indexed_methods() -> dict[str, frozenset[str]]:
+    """``{"module:Class": {method names}}`` of every method in the rule index."""
+    from chainrules.rulesets._index import RULE_INDEX
+
+    out: dict[str, set[str]] = {}
+    for references in RULE_INDEX.values():
+        for reference in references:
+            module, _, qualname = reference.partition(":")
+            owner, dot, method = qualname.rpartition(".")
+            if dot:
+                out.setdefault(f"{module}:{owner}", set()).add(method)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _has_rule_for(method: Any, obj: Any) -> bool:
+    """Whether a reverse rule of the class's function ``method`` takes ``obj`` as its object (loads its ruleset)."""
+    from chainrules_core import rrule
+
+    for record in rrule.signatures(method):
+        first = record.types[0] if record.types else record.varargs
+        try:
+            if first is None or isinstance(obj, first):
+                return True
+        except TypeError:  # not a class (a parametric type): let the call decide
+            return True
+    return False
+
+
+def methods_with_rules(obj: Any) -> frozenset[str]:
+    """The names of ``obj``'s methods that have a rule for ``obj`` (``frozenset()`` for a class, module or function).
+
+    Examples
+    --------
+    >>> import scipy.stats
+    >>> from chainrules.interop._namespaces import methods_with_rules
+    >>> sorted({"logpdf", "cdf", "mean"} & methods_with_rules(scipy.stats.norm))
+    ['cdf', 'logpdf', 'mean']
+    >>> methods_with_rules(scipy.stats.norm.logpdf), methods_with_rules(scipy.stats)
+    (frozenset(), frozenset())
+    """
+    if isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType, types.BuiltinFunctionType)):
+        return frozenset()
+    indexed = _indexed_methods()
+    names: set[str] = set()
+    for cls in type(obj).__mro__:
+        names.update(indexed.get(f"{cls.__module__}:{cls.__qualname__}", ()))
+    return frozenset(name for name in names
+                     if _has_rule_for(getattr(type(obj), name, None), obj))
+
+
+class RuleObject:
+    """An object whose methods have rules (``scipy.stats.norm``), as a bridge's namespace gives it.
+
+    Its methods with a rule for the object are wrapped by the bridge's ``primitive`` on first
+    use (bound to the object, which is a constant); other attributes are the object's own,
+    except methods without a rule, which raise ``AttributeError`` saying so (as a namespace's
+    functions without one do). Calling it calls the object; a result that has methods with
+    rules (a frozen distribution) is given as a ``RuleObject`` too, and so is ``freeze``'s.
+    Freezing is a plain call and takes plain parameters (a frozen distribution is not a value
+    the frameworks trace): to differentiate with respect to a distribution's parameters, pass
+    them to the unfrozen methods (``sp.stats.norm.logpdf(x, loc, scale)``).
+
+    Examples
+    --------
+    >>> import scipy.stats
+    >>> from chainrules.interop._namespaces import RuleObject
+    >>> norm = RuleObject(scipy.stats.norm, lambda f: f, "scipy.stats.norm", "a bridge")
+    >>> norm.logpdf == scipy.stats.norm.logpdf, norm.name
+    (True, 'norm')
+    >>> isinstance(norm(0.5, 2.0), RuleObject), round(float(norm(0.5, 2.0).cdf(0.5)), 6)
+    (True, 0.5)
+    """
+
+    def __init__(self, obj: Any, wrap: Callable[[Any], Any], label: str, bridge: str) -> None:
+        self.__dict__.update(_obj=obj, _wrap=wrap, _label=label, _bridge=bridge, _methods=methods_with_rules(obj))
+        self.__doc__ = type(obj).__doc__
+
+    def __getattr__(self, name: str) -> Any:
+        obj = self.__dict__["_obj"]
+        value = getattr(obj, name)
+        if name == "freeze":  # freezing is a plain call, as calling the object is
+            return functools.wraps(value)(functools.partial(_freeze, self, value))
+        if name in self._methods:
+            bridged = self._wrap(value)
+            self.__dict__[name] = bridged  # later reads are plain attribute reads
+            return bridged
+        if callable(value) and not name.startswith("_") and not isinstance(value, type):
+            raise AttributeError(
+                f"{self._label}.{name} has no chainrules rule (for {type(obj).__name__}), so {self._bridge} cannot "
+                f"differentiate it through chainrules; call it on the object itself for plain values")
+        return value
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _freeze(self, self._obj, *args, **kwargs)
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._methods)
+
+    def __repr__(self) -> str:
+        return (f"<chainrules {self._bridge} object {self._label}: {self._obj!r}, "
+                f"{len(self._methods)} methods with rules>")
+
+
+def _freeze(owner: RuleObject, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    out = call(*args, **kwargs)
+    return RuleObject(out, owner._wrap, f"{owner._label}(...)", owner._bridge) if methods_with_rules(out) else out
+
+
 class RuleNamespace(types.ModuleType):
     """A module of bridged functions, each wrapped on first access (``__getattr__``), then cached.
 
@@ -91,6 +208,15 @@ class RuleNamespace(types.ModuleType):
             if name.startswith("__"):
                 raise AttributeError(name)
             module = importlib.import_module(self.target)
+            value = getattr(module, name, None)
+            if not name.startswith("_") and methods_with_rules(value):
+                bridged_object = RuleObject(value, self._wrap, f"{self.target}.{name}", self._bridge)
+                setattr(self, name, bridged_object)
+                return bridged_object
+            if isinstance(value, types.ModuleType):
+                raise AttributeError(
+                    f"{self.__name__} has no {name!r}: no function of {self.target}.{name} has a chainrules rule yet, "
+                    f"so {self._bridge} cannot differentiate it through chainrules")
             if hasattr(module, name):
                 raise AttributeError(
                     f"{self.__name__} has no {name!r}: {self.target}.{name} has no chainrules rule, so {self._bridge} "
@@ -103,7 +229,12 @@ class RuleNamespace(types.ModuleType):
         return bridged
 
     def __dir__(self) -> list[str]:
-        return sorted(set(super().__dir__()) | self._names | set(self._children))
+        names = set(super().__dir__()) | self._names | set(self._children)
+        if any(key.partition(":")[0].partition("._")[0] == self.target for key in _indexed_methods()):
+            module = importlib.import_module(self.target)  # its objects with methods with rules (scipy.stats.norm)
+            names.update(n for n in dir(module)
+                         if not n.startswith("_") and methods_with_rules(getattr(module, n, None)))
+        return sorted(names)
 
     def __repr__(self) -> str:
         return f"<chainrules namespace {self.__name__!r}: {len(self._names)} functions of {self.target}>"

@@ -33,7 +33,7 @@ from typing import Any
 PACKAGE = "chainrules.rulesets"
 PUBLIC_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "scipy.linalg", "scipy.special", "scipy.stats", "scipy.sparse",
                   "scipy.sparse.linalg", "scipy.fft", "scipy.signal", "scipy.signal.windows", "scipy.integrate",
-                  "scipy.optimize", "operator", "math",
+                  "scipy.optimize", "scipy.ndimage", "scipy.interpolate", "operator", "math",
                   "builtins", "chainrules.structured")
 """Modules searched first for a public name of a function with rules."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -81,11 +82,23 @@ def register_tree_node(cls: type, flatten: Callable[[Any], tuple[list[Any], Any]
     _NODES[cls] = _Node(flatten, unflatten, flatten_tangent, unflatten_tangent)
 
 
+_PROVIDERS: dict[str, str] = {"scipy.interpolate": "chainrules.testing.interpolate"}
+"""Modules that register the tree nodes of a library's types, imported the first time a type of
+that library (by module prefix) is flattened: registering SciPy's interpolators eagerly would
+import ``scipy.interpolate`` with ``chainrules.testing`` (a third more import time)."""
+
+
 def _node_for(t: type) -> _Node | None:
     for klass in t.__mro__:
         node = _NODES.get(klass)
         if node is not None:
             return node
+    module = getattr(t, "__module__", None) or ""
+    for prefix in [p for p in _PROVIDERS if module.startswith(p)]:
+        provider = _PROVIDERS.pop(prefix, None)
+        if provider is not None:
+            importlib.import_module(provider)
+            return _node_for(t)
     return None
 
 

@@ -290,6 +290,13 @@ PAGES: dict[str, tuple[str, str]] = {
     "scipy.fft": ("scipy.fft", "SciPy's Fourier, cosine, sine and Hankel transforms."),
     "scipy.signal": ("scipy.signal", "Convolutions, filters, resampling, spectral estimates, order filters and "
                                      "windows."),
+    "scipy.ndimage": ("scipy.ndimage", "Image filters, Fourier filters, rank filters and grey morphology, spline "
+                                       "interpolation and geometric transforms, measurements (see "
+                                       ":doc:`/rules/ndimage`)."),
+    "scipy.interpolate": ("scipy.interpolate", "Piecewise polynomials, cubic interpolators, B-splines and their "
+                                               "fits, FITPACK, grid, scattered and radial basis function "
+                                               "interpolation: constructors, calls and methods (see "
+                                               ":doc:`/rules/interpolate`)."),
     "structured": ("Structured matrices", "The matrix types of :mod:`chainrules.structured`: their constructors "
                                           "and methods."),
     "other": ("Other functions", "Functions the core declares."),
@@ -301,7 +308,7 @@ CATEGORY_CLASS = {"frule+rrule": "good", "rrule only": "good", "frule only": "go
 
 COVERAGE_MODULES = ("numpy", "numpy.ndarray", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.random.Generator",
                     "scipy.linalg", "scipy.special", "scipy.fft", "scipy.signal", "scipy.signal.windows",
-                    "scipy.integrate", "scipy.optimize")
+                    "scipy.integrate", "scipy.optimize", "scipy.ndimage", "scipy.interpolate")
 """The modules (and classes) the coverage page reports on."""
 
 
@@ -358,6 +365,7 @@ PAGE_PREFIXES = {"random": "numpy.random.", "linalg": "numpy.linalg.", "scipy.li
                  "scipy.special": "scipy.special.", "scipy.stats": "scipy.stats.", "scipy.sparse": "scipy.sparse.",
                  "fft": "numpy.fft.", "scipy.fft": "scipy.fft.", "scipy.signal": "scipy.signal.",
                  "scipy.integrate": "scipy.integrate.", "scipy.optimize": "scipy.optimize.",
+                 "scipy.ndimage": "scipy.ndimage.", "scipy.interpolate": "scipy.interpolate.",
                  "structured": "chainrules.structured."}
 """The module a page's title names, left out of the names in its rows."""
 
@@ -663,7 +671,10 @@ MODULE`` reports it (the same data as the :doc:`catalogue <index>`). Classes are
 for a class (``numpy.ndarray``, ``numpy.random.Generator``) its public methods are counted.
 ``not numeric`` functions need no rule (printing, files, configuration, dates); ``not
 covered`` ones are numeric functions still without rules; the other categories are those
-of the :doc:`catalogue <index>`. A category no module has gets no column.
+of the :doc:`catalogue <index>`. A category no module has gets no column. ``scipy.stats``
+is not on this page: its distributions are objects whose methods are reported one
+(distribution, method) pair at a time, by ``chainrules coverage scipy.stats`` (see
+:doc:`/cli`).
 
 """
 
@@ -699,7 +710,8 @@ def _generate_cli(out: Path, parser: Any, commands: Any) -> None:
         else:
             text = subparsers.choices[command].format_help()
         _write(out / f"cli-{command}.txt", text)
-    for args in (["demo"], ["list", "cholesky"], ["list", "fft"], ["coverage", "numpy.linalg"], ["coverage", "nump"]):
+    for args in (["demo"], ["list", "cholesky"], ["list", "fft"], ["coverage", "numpy.linalg"],
+                 ["coverage", "scipy.stats.gamma"], ["coverage", "nump"]):
         _write(out / f"cli-run-{'-'.join(args).replace('.', '-')}.txt", _run_cli(args))
 
 
@@ -717,7 +729,7 @@ def _run_cli(args: list[str]) -> str:
 # ---- the toctree of the rule families --------------------------------------------------------------------
 
 FAMILY_ORDER = ("elementwise", "reductions", "contractions", "arrays", "linalg", "matrix-functions", "linalg-extras",
-                "special", "fft", "signal")
+                "special", "fft", "signal", "ndimage", "interpolate")
 """The order of the pages of ``docs/rules/``; a page not named here comes after them (alphabetically)."""
 
 

@@ -7,6 +7,7 @@ import types
 
 import numpy as np
 import pytest
+from scipy.stats._multivariate import multi_rv_generic
 
 from chainrules.__main__ import main
 from chainrules.coverage import (
@@ -16,10 +17,21 @@ from chainrules.coverage import (
     classify,
     counts,
     coverage,
+    distribution_methods,
+    distribution_objects,
     entries_of,
     public_callables,
 )
-from chainrules_core import NoTangent, Sample, frule, non_differentiable, not_implemented, rrule, sample_inputs
+from chainrules_core import (
+    NoTangent,
+    Sample,
+    frule,
+    non_differentiable,
+    not_implemented,
+    rrule,
+    sample_inputs,
+    samples_of,
+)
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +184,124 @@ def test_the_command_gives_a_one_line_error_for_an_unknown_module(capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("chainrules coverage: error: 'nump' is not a module or a class (try numpy, ")
+
+
+# ---- scipy.stats: distribution objects are reported method by method -------------------------------------
+def test_a_distribution_is_reported_method_by_method():
+    import scipy.stats as st
+
+    report = coverage("scipy.stats.norm")
+    assert set(report) == set(distribution_methods(st.norm)) == set(public_callables("scipy.stats.norm"))
+    assert {"__call__", "pdf", "logpdf", "cdf", "ppf", "isf", "mean", "entropy", "interval", "rvs", "fit"} <= \
+        set(report)
+    for method in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf", "mean", "var", "std", "entropy",
+                   "median", "moment", "interval", "rvs", "__call__"):
+        assert report[method] == "frule+rrule", method
+    assert report["fit"] == "not covered" and report["nnlf"] == "not covered"
+    assert "pmf" not in report and "pmf" in distribution_methods(st.poisson)
+
+
+def test_a_method_is_covered_for_the_distributions_its_rule_accepts_only():
+    # rv_continuous.logpdf has rules for some distributions: levy_stable (no closed form) is not one of them;
+    # the freezing rule accepts every distribution, but only norm declares samples for it
+    import scipy.stats as st
+
+    levy = coverage("scipy.stats.levy_stable")
+    assert levy["logpdf"] == "not covered" and levy["cdf"] == "not covered"
+    assert levy["freeze"] == "no samples"
+    assert classify(st.levy_stable.logpdf) == "not covered" and classify(st.norm.logpdf) == "frule+rrule"
+    _, entry = entries_of("scipy.stats.norm")["logpdf"]
+    own = [s for s in samples_of(type(st.norm).logpdf) if s.args[0] is st.norm]
+    assert 0 < entry.samples == len(own)  # norm's samples only
+    # SciPy's names for *args (the cotangent of self, the distribution, is NoTangent())
+    assert [(a.name, a.status) for a in entry.arguments] == [
+        ("self", "NoTangent"), ("x", "differentiated"), ("loc", "differentiated"), ("scale", "differentiated")]
+
+
+class _toy_gen(multi_rv_generic):  # noqa: N801  (SciPy's naming of distribution classes)
+    """A distribution object with a method in each category."""
+
+    def logpdf(self, x, theta):  # covered
+        return -0.5 * (x - theta) ** 2
+
+    def cdf(self, x, theta):  # a rule whose derivative in theta is not written
+        return x - theta
+
+    def entropy(self, theta):  # a rule without samples
+        return theta
+
+    def rvs(self, theta):  # no rule
+        return theta
+
+
+def _toy_module():
+    toy = _toy_gen()
+
+    @rrule.register(_toy_gen.logpdf, _toy_gen, float, float)
+    def toy_logpdf_rrule(self, x, theta):
+        def toy_logpdf_pullback(dy):
+            return NoTangent(), NoTangent(), -(x - theta) * dy, (x - theta) * dy
+        return self.logpdf(x, theta), toy_logpdf_pullback
+
+    @rrule.register(_toy_gen.cdf, _toy_gen, float, float)
+    def toy_cdf_rrule(self, x, theta):
+        def toy_cdf_pullback(dy):
+            return NoTangent(), NoTangent(), not_implemented("x: not yet"), not_implemented("theta: not yet")
+        return self.cdf(x, theta), toy_cdf_pullback
+
+    @rrule.register(_toy_gen.entropy, _toy_gen, float)
+    def toy_entropy_rrule(self, theta):
+        def toy_entropy_pullback(dy):
+            return NoTangent(), NoTangent(), dy
+        return self.entropy(theta), toy_entropy_pullback
+
+    sample_inputs(_toy_gen.logpdf, _toy_gen.cdf)(lambda: [Sample(toy, 0.5, 1.5), Sample(_toy_gen(), 0.5, 1.5)])
+    sample_inputs(_toy_gen.entropy)(lambda: [Sample(_toy_gen(), 1.5)])  # another object's samples: not the toy's
+
+    def statistic(x):
+        return x
+
+    return _module("coverage_distribution_fixture", toy=toy, statistic=statistic), toy
+
+
+def test_the_methods_of_a_module_s_distributions_are_classified_and_counted(capsys):
+    _, toy = _toy_module()
+    assert distribution_objects("coverage_distribution_fixture") == {"toy": toy}
+    assert set(public_callables("coverage_distribution_fixture")) == {"statistic"}  # the object is taken apart
+    report = coverage("coverage_distribution_fixture")
+    assert report == {"statistic": "not covered", "toy.logpdf": "rrule only",
+                      "toy.cdf": "not implemented", "toy.entropy": "no samples", "toy.rvs": "not covered"}
+    _, entry = entries_of("coverage_distribution_fixture")["toy.logpdf"]
+    assert entry.samples == 1  # the sample of another object of the same class is not the toy's
+
+    assert main(["coverage", "coverage_distribution_fixture"]) == 0
+    out = capsys.readouterr().out
+    assert "distributions (1), their methods by category" in out
+    assert "toy (multivariate):\n  rrule only (1): logpdf\n  not implemented (1): cdf\n  no samples (1): entropy" in out
+    assert "not implemented, and why:\n  toy.cdf (x): x: not yet\n  toy.cdf (theta): theta: not yet" in out
+    assert "functions (1): not covered: 1" in out
+    assert "methods of the 1 distributions (4): rrule only: 1, not implemented: 1, no samples: 1, not covered: 1" in out
+    assert out.strip().splitlines()[-1].endswith("not covered: 2; total 5")
+
+
+class _late_gen(multi_rv_generic):  # noqa: N801  (SciPy's naming of distribution classes)
+    """A distribution whose rules arrive after a first report."""
+
+    def logpdf(self, x, theta):
+        return -0.5 * (x - theta) ** 2
+
+
+def test_a_distribution_that_gets_rules_later_is_reported_covered_from_then_on():
+    late = _late_gen()
+    _module("coverage_late_fixture", late=late)
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "not covered"}
+
+    @rrule.register(_late_gen.logpdf, _late_gen, float, float)
+    def late_logpdf_rrule(self, x, theta):
+        def late_logpdf_pullback(dy):
+            return NoTangent(), NoTangent(), -(x - theta) * dy, (x - theta) * dy
+        return self.logpdf(x, theta), late_logpdf_pullback
+
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "no samples"}
+    sample_inputs(_late_gen.logpdf)(lambda: [Sample(late, 0.5, 1.5)])
+    assert coverage("coverage_late_fixture") == {"late.logpdf": "rrule only"}

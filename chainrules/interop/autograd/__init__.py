@@ -6,7 +6,11 @@
   autograd does not wrap at all (``scipy.linalg.expm``), and your own functions whose rules
   you registered in your own modules. Traced values inside tuple, list and dict arguments
   are differentiated, and keyword arguments holding them are bound to their positions
-  (``quad(f, a, b, args=(t,))``; see :mod:`chainrules.interop._arguments`).
+  (``quad(f, a, b, args=(t,))``; see :mod:`chainrules.interop._arguments`). A bound method
+  (``scipy.stats.norm.logpdf``, a frozen distribution's ``logpdf``, ``a.dot``) is a
+  function of its arguments, its object a constant. A SciPy result object it returns
+  (``solve_ivp``'s ``OdeResult``, ``minimize``'s ``OptimizeResult``) is traced field by
+  field (:mod:`~chainrules.interop.autograd.results`).
 * :func:`use_chainrules` gives the NumPy/SciPy functions autograd already wraps
   (``autograd.numpy``, ``autograd.scipy``) the rules' derivatives where autograd has none,
   or everywhere (``replace=True``); rules registered later are picked up through the
@@ -18,7 +22,7 @@
 * :data:`scipy` and :data:`numpy`: every public SciPy/NumPy function that has a rule, as
   a primitive, wrapped when first used (``from chainrules.interop.autograd import scipy as
   asp; asp.linalg.expm(A)``), generated from the rule index as in the JAX and PyTorch
-  bridges.
+  bridges, with the objects whose methods have rules (``asp.stats.norm.logpdf``).
 * :class:`AutogradConfig` is the rule configuration of autograd: rules for higher-order
   functions get it and call back into autograd with ``rrule_via_ad``/``frule_via_ad``.
 * ``conversion``: tangents both ways (zeros, thunks, ``Tangent``, structured matrices; a
@@ -28,7 +32,8 @@
 
 Importing this package changes nothing in autograd except that structured matrices
 (``chainrules.structured``) and SciPy's result objects (``OptimizeResult``, ``RootResults``,
-``OdeResult``: :mod:`.results`) become values autograd can differentiate; call
+``OdeResult``: :mod:`.results`; tuple outputs with constant parts are given back as plain
+tuples) become values autograd can differentiate; call
 :func:`use_chainrules` to change autograd's tables. The guide is ``docs/autograd.md``.
 
 Examples
@@ -70,6 +75,7 @@ from chainrules.interop.autograd.registration import (
     autograd_primitives_of,
     use_chainrules,
 )
+from chainrules.interop.autograd.results import UntracedFieldError
 from chainrules.interop.errors import (
     HigherOrderDerivativeError,
     KeywordArgumentError,
@@ -91,6 +97,7 @@ __all__ = [
     "KeywordArgumentError",
     "NoRuleError",
     "NotImplementedDerivativeError",
+    "UntracedFieldError",
     "active_registration",
     "argument_label",
     "autograd_primitives_of",

@@ -167,6 +167,9 @@ def _from_autograd(g: Any, primal: Any, conj: bool, drop_zero_parts: bool) -> An
         parts = [_from_autograd(v, p, conj, True) for v, p in zip(g, prims)]
         P = type(primal) if isinstance(primal, (tuple, list)) else type(g)
         return Tangent(P, *parts)
+    if isinstance(g, dict) and isinstance(primal, (tuple, list)):  # a tuple with constant parts (results.py)
+        return Tangent(type(primal), *[_from_autograd(g[i], p, conj, True) if i in g else _ZERO
+                                       for i, p in enumerate(primal)])
     if isinstance(g, dict):
         src = primal if isinstance(primal, dict) else {}
         return Tangent(type(primal) if isinstance(primal, dict) else dict,

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from autograd.core import JVPNode, VJPNode, defjvp_argnums, defvjp_argnums
-from autograd.tracer import Box, new_box
+from autograd.tracer import Box
 
 from chainrules.interop._arguments import BoundCall, function_name, locate
 from chainrules.interop._lookup import find_frule, find_rrule
@@ -48,6 +48,7 @@ from chainrules.interop.autograd.higher_order import (
     plain,
     traced_derivative,
 )
+from chainrules.interop.autograd.results import traced_output
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
 from chainrules_core import NoTangent, ZeroTangent
 
@@ -460,7 +461,7 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
         else:  # another kind of node: let it call the makers registered below
             ans = chainrules_primitive(*argvals, **kwargs)
             node = node_type(ans, chainrules_primitive, argvals, kwargs, tuple(positions), parents)
-        return new_box(ans, top, node)
+        return traced_output(ans, top, node)
 
     chainrules_primitive.fun = raw  # type: ignore[attr-defined]
     chainrules_primitive._is_autograd_primitive = True  # type: ignore[attr-defined]

@@ -28,7 +28,7 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``exponential``, ``rayleigh`` (``scale``)   | ``y = scale e``: ``e``                                              |
 +---------------------------------------------+---------------------------------------------------------------------+
-| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: see below   |
+| ``gamma`` (``shape``, ``scale``)            | ``y = scale g(shape)``: ``g`` for ``scale``; ``shape``: implicit    |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``pareto`` (``a``)                          | ``y = expm1(e / a)``: ``-(1 + y) log1p(y) / a``                     |
 +---------------------------------------------+---------------------------------------------------------------------+
@@ -42,13 +42,21 @@ is why it is given only where NumPy's algorithm is one (the sources are NumPy's
 |                                             | ``y <= mode``; ``t / 2B``, ``t / 2C``, ``1 - t (B + C) / (2BC)``    |
 |                                             | where ``y > mode``                                                  |
 +---------------------------------------------+---------------------------------------------------------------------+
-| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu``; ``kappa``: see below |
+| ``vonmises`` (``mu``, ``kappa``)            | ``y = wrap(mu + w(kappa))``: ``1`` for ``mu`` (``0`` for ``kappa <  |
+|                                             | 1e-8``, where NumPy draws a uniform angle without ``mu``);          |
+|                                             | ``kappa``: implicit                                                 |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_chisquare`` (``df``, ``nonc``) | ``y = X + (z + sqrt(nonc)) ** 2`` for ``df > 1``: ``1 + z /         |
-|                                             | sqrt(nonc)``; ``df``: see below                                     |
+|                                             | sqrt(nonc)``; ``df``: implicit, through ``X``; for ``df <= 1`` both |
+|                                             | implicit, through the noncentral chi-square CDF                     |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``noncentral_f`` (``dfnum``, ``dfden``,     | ``y = c (X + (z + sqrt(nonc)) ** 2)`` for ``dfnum > 1``: the same,  |
-| ``nonc``)                                   | times ``c``                                                         |
+| ``nonc``)                                   | times ``c``; the dfs: implicit, through ``X`` and ``D``; for        |
+|                                             | ``dfnum <= 1`` all three implicit, through the noncentral F CDF     |
++---------------------------------------------+---------------------------------------------------------------------+
+| ``standard_gamma``, ``chisquare``,          | implicit (below), by the incomplete gamma and beta functions' shape |
+| ``beta``, ``f``, ``standard_t``, ``wald``,  | derivatives; ``dirichlet`` by stick breaking; ``wald`` by its CDF   |
+| ``dirichlet`` (every parameter)             | in closed form                                                      |
 +---------------------------------------------+---------------------------------------------------------------------+
 | ``multivariate_normal`` (``mean``, ``cov``) | ``y = mean + z F^T``: the identity for ``mean``; ``cov`` through    |
 |                                             | the factor ``F`` NumPy computes (see below)                         |
@@ -60,9 +68,12 @@ The standard numbers (``z``, ``u``, ``e``, ``g``) are not recovered from ``y`` (
 scale`` is ``0/0`` at ``scale = 0`` and loses digits when ``|loc| >> scale``): the pullback
 draws them again from a copy of the generator in the state it had before the draw (NumPy
 consumes the same random bits whatever the location and scale). For ``nonc`` the draw is a
-quadratic in ``s = sqrt(nonc)`` with the random numbers held fixed (NumPy draws ``X`` and
-``z`` first, then adds ``sqrt(nonc)``), so two more draws at ``4 nonc`` and ``9 nonc`` give its
-derivative exactly: ``dy/dnonc = (4 y(4 nonc) - 3 y(nonc) - y(9 nonc)) / (4 nonc)``.
+quadratic in ``t = sqrt(nonc)`` with the random numbers held fixed (NumPy draws ``X``, a
+chi-square with ``df - 1`` degrees of freedom, and ``z`` first, then adds ``t``; ``noncentral_f``
+then divides by a chi-square ``D``): ``y(t) = c (X + (z + t) ** 2)``, ``c = dfden / (D dfnum)``
+(1 for ``noncentral_chisquare``), so two more draws at ``t = s + h`` and ``s + 2h`` (``s =
+sqrt(nonc)``, ``h = max(s, 1)``) give ``c``, ``n = z + s`` and ``X`` exactly, and ``dy/dnonc =
+c n / s``.
 
 ``multivariate_normal``: NumPy draws ``z`` first and multiplies by a factor of ``cov``: the
 SVD's ``u sqrt(s)`` (``Generator``, ``method='svd'``, the default), ``vh.T sqrt(s)``
@@ -75,21 +86,63 @@ differentiable function of ``cov`` (``cov = I`` is such a point): the cotangent 
 then ``not_implemented``, with the workaround: ``method='cholesky'``, smooth at every
 positive definite ``cov``.
 
+Shape parameters: implicit reparameterisation
+---------------------------------------------
+NumPy draws gamma variates by rejection (Marsaglia & Tsang 2000), and beta, chi-square, F,
+Student t and Dirichlet variates from them; von Mises variates by rejection too (Best & Fisher
+1979); ``wald`` keeps one of two roots depending on a uniform number (Michael, Schucany & Haas
+1976). At a fixed seed these draws **jump** where an
+accept/reject decision (or the choice of root) flips with the parameter, and between the jumps
+their derivative is biased as a gradient estimator (Naesseth et al. 2017). The rules therefore
+do **not** differentiate NumPy's algorithm for these parameters. They give the implicit
+reparameterisation gradient (Figurnov, Mohamed & Mnih 2018): the draw ``y`` is read as the
+quantile of its own probability level, ``y = F^-1(u; theta)`` with ``u = F(y; theta)`` held
+fixed, so ``dy/dtheta = -(dF/dtheta)(y) / f(y)``: the derivative along the inverse-CDF path
+through the same draw, an unbiased estimator of ``d/dtheta E[g(y)]`` because ``u`` is uniform
+whatever ``theta``. For the gamma family (``gamma``, ``standard_gamma``, ``chisquare``) it is
+the derivative PyTorch's ``rsample`` and TensorFlow Probability compute, draw for draw.
+Where those frameworks build a draw from gamma variates (beta, F, Student t, Dirichlet) and
+reparameterise the gammas, they get another unbiased estimator: the same expectation, other
+values per draw. Finite differences of NumPy's draw at a fixed seed do not reproduce it (they follow
+the rejection sampler); the tests compare it with finite differences of the inverse CDF at
+the draw's probability levels.
+
+* ``standard_gamma``, ``gamma``'s ``shape`` (at the standard draw ``g = y / scale``, drawn
+  again), ``chisquare``: ``dF/da`` of ``P(a, x)`` by the incomplete gamma function's shape
+  derivative (Moore 1982); ``beta``: ``dI_x/da``, ``dI_x/db`` (Boik & Robison-Cox 1998), both
+  through :func:`chainrules.rulesets.stats.sampling.implicit_shape_partials`.
+* ``f``: ``w = dfnum y / (dfnum y + dfden)`` is ``Beta(dfnum/2, dfden/2)`` at the same level;
+  ``standard_t``: ``s = t^2 / (df + t^2)`` is ``Beta(1/2, df/2)`` (the level of ``|t|``, the
+  sign kept); ``y`` follows from ``w`` (``s``) by the chain rule.
+* ``dirichlet``: stick breaking, ``v_i = x_i / (1 - x_1 - ... - x_(i-1))`` independent
+  ``Beta(alpha_i, alpha_(i+1) + ... + alpha_K)``, each held at its own level (the
+  computation of ``scipy.stats.dirichlet.rvs``'s rules, shared).
+* The noncentral samplers' ``df`` (``dfnum``, ``dfden``): ``X`` (and ``D``) recovered as
+  above, each at its own chi-square level, ``z`` held fixed; at ``nonc = 0`` NumPy draws a
+  central chi-square (F) and the rules are ``chisquare``'s (``f``'s).
+* ``noncentral_chisquare`` with ``df <= 1``: NumPy draws ``chisquare(df + 2i)`` with ``i``
+  Poisson, which the draw does not reveal (and which is constant in ``nonc`` between jumps);
+  both ``df`` and ``nonc`` go through the CDF ``sum_i w_i P(df/2 + i, y/2)``
+  (:func:`_poisson_mixture_partials`); ``noncentral_f`` with ``dfnum <= 1`` likewise, through
+  ``sum_i w_i I_v(dfnum/2 + i, dfden/2)``, ``v = dfnum y / (dfnum y + dfden)``
+  (:func:`_noncentral_f_mixture_partials`).
+* ``wald`` (``mean``, ``scale``): the inverse Gaussian CDF ``Phi(a) + e^(2 scale/mean)
+  Phi(-b)`` is in closed form (Chhikara & Folks 1989), and ``dy/dmean = (2 scale / mean^2)
+  E / f``, ``dy/dscale = y / scale - (2 / mean) E / f`` with ``E = e^(2 scale/mean) Phi(-b)``.
+* ``vonmises``' ``kappa``: ``dw/dkappa = sign(w) int_|w|^pi (cos t - I_1/I_0) e^(kappa (cos t -
+  cos w)) dt`` for the offset ``w = y - mu`` (wrapped), by Gauss-Legendre quadrature
+  (:func:`_vonmises_kappa`); for ``kappa > 1e6`` ``Generator`` draws a wrapped normal
+  approximation (smooth in ``kappa``; the von Mises derivative at the draw matches its own to
+  ``O(1/kappa)``).
+
+An expansion of the incomplete gamma (beta) shape derivative that does not converge within
+its term budget (very large shapes) gives a ``not_implemented`` cotangent, not a loose number.
+
 What is not differentiated
 --------------------------
-* *Shape parameters* (``gamma``'s ``shape``, ``standard_gamma``, ``chisquare``, ``beta``,
-  ``dirichlet``, ``f``, ``standard_t``, the ``df`` of the noncentral samplers): NumPy draws
-  them by rejection (Marsaglia & Tsang 2000), whose accept/reject decisions jump with the
-  parameter, so the derivative of the draw misses the jumps (a biased gradient, Naesseth et
-  al. 2017). The pathwise derivative that is a gradient estimator is the implicit
-  reparameterisation ``dy/da = -(dF/da)(y) / p(y)`` (Figurnov et al. 2018), which needs the
-  derivative of the regularised incomplete gamma (beta) function in its shape parameter:
-  ``not_implemented`` until those rules exist.
-* ``wald`` (``mean``, ``scale``): NumPy's draw (Michael, Schucany & Haas 1976) keeps one of two
-  roots depending on a uniform number compared with ``mean / (mean + x)``, and jumps where the
-  comparison flips; its only continuous direction is the joint scaling ``y(t mean, t scale) =
-  t y(mean, scale)``, which does not give the two derivatives: ``not_implemented``.
-* ``vonmises``'s ``kappa``: drawn by rejection (Best & Fisher 1979): ``not_implemented``.
+* ``nonc`` at ``nonc = 0``: the draw moves like ``sqrt(nonc)``: ``not_implemented``.
+* A Poisson series needing more than 20000 terms (``nonc`` beyond about 3e4 with ``df <= 1``):
+  ``not_implemented``.
 * Discrete draws (``binomial``, ``poisson``, ``integers``...) are integers, and draws with no
   parameters (``standard_normal``, ``random``...) depend on nothing differentiable: those
   samplers are declared non-differentiable, as are the state functions (``seed``,
@@ -102,8 +155,23 @@ References: D. P. Kingma and M. Welling, Auto-encoding variational Bayes, ICLR 2
 Marsaglia and W. W. Tsang, ACM TOMS 26 (2000) 363-372; C. A. Naesseth et al., Reparameterization
 gradients through acceptance-rejection sampling algorithms, AISTATS 2017; M. Figurnov, S.
 Mohamed and A. Mnih, Implicit reparameterization gradients, NeurIPS 2018; J. R. Michael, W. R.
-Schucany and R. W. Haas, The American Statistician 30 (1976) 88-90; D. J. Best and N. I.
-Fisher, Applied Statistics 28 (1979) 152-157.
+Schucany and R. W. Haas, The American Statistician 30 (1976) 88-90; R. S. Chhikara and J. L.
+Folks, The Inverse Gaussian Distribution, Dekker 1989;
+R. J. Moore, Algorithm AS 187, Applied Statistics 31 (1982) 330; R. J. Boik and J. F.
+Robison-Cox, Derivatives of the incomplete beta function, J. Statistical Software 3 (1998);
+D. J. Best and N. I. Fisher, Applied Statistics 28 (1979) 152-157.
+
+Examples
+--------
+>>> import numpy as np, scipy.stats as st
+>>> import chainrules
+>>> from chainrules import rrule, unthunk
+>>> y, pullback = rrule(np.random.default_rng(1).beta, 2.0, 3.0)
+>>> _, _, da, db = pullback(1.0)
+>>> u, h = st.beta.cdf(y, 2.0, 3.0), 1e-6                      # the draw's probability level
+>>> fd = (st.beta.ppf(u, 2.0 + h, 3.0) - st.beta.ppf(u, 2.0 - h, 3.0)) / (2 * h)
+>>> bool(np.isclose(unthunk(da), fd, rtol=1e-6))                # dy/da along the inverse CDF
+True
 """
 
 from __future__ import annotations
@@ -176,6 +244,13 @@ class _Draw:
         self.y = np.asarray(y, dtype=np.float64)
         self.values = tuple(np.asarray(v, dtype=np.float64) for v in values)
         self._replays: dict[tuple[Any, ...], np.ndarray] = {}
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per draw (for partials computed together, such as ``beta``'s two)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def replay(self, *params: Any) -> np.ndarray:
         """The same draw with other parameters (from the state before the draw), as an array of ``y``'s shape."""
@@ -188,16 +263,8 @@ class _Draw:
 
 
 # ---- the derivatives of each sampler -----------------------------------------------------------------------
-_SHAPE = ("the derivative of the draw in {param} (implicit reparameterisation, Figurnov et al. 2018) needs the "
-          "derivative of the regularised incomplete gamma (beta) function in its shape parameter, which has no rule "
-          "yet; NumPy's rejection sampler jumps with {param}, so differentiating its path would give a biased gradient")
-_WALD = ("NumPy's inverse Gaussian draw (Michael, Schucany & Haas) jumps where its uniform number crosses "
-         "mean / (mean + x): no pathwise derivative in mean or scale separately (only the joint scaling is "
-         "continuous)")
-_KAPPA = ("NumPy draws the von Mises distribution by rejection (Best & Fisher): the pathwise derivative in kappa "
-          "needs implicit reparameterisation through the von Mises CDF, not written")
-_NONC = ("nonc: NumPy draws a Poisson mixture for df <= 1 (discrete in nonc), and the draw moves like sqrt(nonc) at "
-         "nonc = 0: no pathwise derivative there")
+_NONC_ZERO = ("nonc = 0: NumPy draws a central chi-square there, and the noncentral draw moves like sqrt(nonc): "
+              "no derivative at 0")
 _WEIBULL_0 = "a = 0: NumPy returns 0 there, and the draw jumps"
 
 
@@ -252,42 +319,367 @@ def _triangular(draw: _Draw, k: int) -> Any:
     return np.where(lower, np.where(a > 0, low, 0.0), np.where(c > 0, high, 0.0))
 
 
-def _ones(draw: _Draw, k: int) -> Any:
-    return np.ones_like(draw.y)
+def _vonmises_mu(draw: _Draw, k: int) -> Any:
+    """``y = wrap(mu + w)``: 1; but NumPy draws a uniform angle without ``mu`` for ``kappa < 1e-8``: 0 there."""
+    kappa = draw.values[1]
+    return np.broadcast_to(np.where(kappa < 1e-8, 0.0, 1.0), draw.y.shape)
+
+
+# ---- shape parameters: implicit reparameterisation --------------------------------------------------------
+def _implicit(name: str, z: Any, shapes: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``dz/dtheta = -(dF/dtheta)(z) / f(z)`` of ``scipy.stats`` ``gamma``, ``chi2`` or ``beta``, one per shape.
+
+    The partials of :mod:`chainrules.rulesets.stats.sampling` (imported here, with SciPy's
+    ``stats``, on the first shape derivative only).
+    """
+    import scipy.stats
+
+    from chainrules.rulesets.stats.sampling import implicit_shape_partials
+
+    return implicit_shape_partials(getattr(scipy.stats, name), np.asarray(z, dtype=np.float64),
+                                   tuple(np.asarray(v, dtype=np.float64) for v in shapes))
+
+
+def _times(partial: Any, factor: Any) -> Any:
+    """``factor * partial``, a ``NotImplementedTangent`` partial (an expansion that did not converge) as it is."""
+    return partial if isinstance(partial, NotImplementedTangent) else factor * partial
+
+
+def _standard_gamma_shape(draw: _Draw, k: int) -> Any:
+    return _implicit("gamma", draw.y, draw.values)[0]
+
+
+def _gamma_shape(draw: _Draw, k: int) -> Any:
+    """``y = scale g``: ``scale dg/dshape`` at the standard draw ``g`` (drawn again: ``y / scale`` is 0/0 at 0)."""
+    shape, scale = draw.values
+    return _times(_implicit("gamma", draw.replay(shape, 1.0), (shape,))[0], scale)
+
+
+def _chisquare_df(draw: _Draw, k: int) -> Any:
+    return _implicit("chi2", draw.y, draw.values)[0]
+
+
+def _beta_shape(draw: _Draw, k: int) -> Any:
+    return draw.memo("beta", lambda: _implicit("beta", draw.y, draw.values))[k]
+
+
+def _f_partials(y: np.ndarray, dfnum: np.ndarray, dfden: np.ndarray) -> tuple[Any, Any]:
+    """``d y / d dfnum``, ``d y / d dfden`` of an F draw ``y``, along the path that keeps its CDF level fixed.
+
+    ``w = dfnum y / (dfnum y + dfden)`` is ``Beta(dfnum/2, dfden/2)`` and the F CDF at ``y`` is
+    ``I_w(dfnum/2, dfden/2)`` (A&S 26.6.2): at a fixed level ``w`` moves by half its implicit
+    beta partials, and ``y = dfden w / (dfnum (1 - w))`` (with ``1 - w = dfden / (dfnum y +
+    dfden)``, no cancellation) gives ``dy/ddfnum = -y/dfnum + y_w dw/ddfnum`` and ``dy/ddfden =
+    y/dfden + y_w dw/ddfden``, ``y_w = (dfnum y + dfden)^2 / (dfnum dfden)``.
+    """
+    total = dfnum * y + dfden
+    dw = _implicit("beta", dfnum * y / total, (dfnum / 2, dfden / 2))
+    if isinstance(dw[0], NotImplementedTangent):
+        return dw[0], dw[0]
+    y_w = total ** 2 / (dfnum * dfden)
+    return -y / dfnum + 0.5 * y_w * dw[0], y / dfden + 0.5 * y_w * dw[1]
+
+
+def _f_df(draw: _Draw, k: int) -> Any:
+    return draw.memo("f", lambda: _f_partials(draw.y, *draw.values))[k]
+
+
+def _standard_t_df(draw: _Draw, k: int) -> Any:
+    """``dt/ddf`` along the path that keeps the CDF level fixed (the level of ``|t|``, ``t``'s sign kept).
+
+    ``s = t^2 / (df + t^2)`` is ``Beta(1/2, df/2)`` and ``F(t) = 1/2 + sign(t) I_s(1/2, df/2) / 2``
+    (A&S 26.7.1): at a fixed level ``ds/ddf`` is half the implicit beta partial in ``b``,
+    and ``t^2 = df s / (1 - s)`` gives ``dt/ddf = t / (2 df) + (df + t^2)^2 ds/ddf / (2 t df)``
+    (0 at ``t = 0``, the median of every ``df``).
+    """
+    (df,) = draw.values
+    t = draw.y
+    square = t * t
+    ds = _implicit("beta", square / (df + square), (np.full_like(df, 0.5), df / 2))[1]
+    if isinstance(ds, NotImplementedTangent):
+        return ds
+    with np.errstate(divide="ignore", invalid="ignore"):
+        moved = t / (2 * df) + (df + square) ** 2 * (0.5 * ds) / (2 * t * df)
+    return np.where(t == 0, 0.0, moved)
+
+
+def _wald_partials(y: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``dy/dmean``, ``dy/dscale`` of an inverse Gaussian draw along the path that keeps its CDF level fixed.
+
+    With ``a, b = sqrt(scale / y) (y / mean -+ 1)`` the CDF is ``Phi(a) + e^(2 scale/mean) Phi(-b)``
+    (Chhikara & Folks 1989, chapter 2) and the density ``sqrt(scale / y^3) phi(a)``. Since
+    ``phi(a) = e^(2 scale/mean) phi(b)`` the normal densities cancel in ``dF/dmean``:
+    ``dF/dmean = -(2 scale / mean^2) E`` and ``dF/dscale = -phi(a) / sqrt(scale y) + (2 / mean) E``
+    with ``E = e^(2 scale/mean) Phi(-b)``, computed as ``exp(2 scale/mean + log_ndtr(-b))`` (no
+    overflow). Hence ``dy/dmean = (2 scale / mean^2) E / f`` and ``dy/dscale = y / scale - (2 / mean)
+    E / f``; they satisfy ``mean dy/dmean + scale dy/dscale = y``, the scaling ``y(t mean, t scale) =
+    t y``.
+    """
+    from scipy.special import log_ndtr
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(scale / y)
+        a, b = root * (y / mean - 1), root * (y / mean + 1)
+        log_density = 0.5 * np.log(scale / (2 * np.pi * y ** 3)) - a * a / 2
+        ratio = np.exp(2 * scale / mean + log_ndtr(-b) - log_density)  # E / f
+        return 2 * scale / mean ** 2 * ratio, y / scale - 2 / mean * ratio
+
+
+def _wald(draw: _Draw, k: int) -> Any:
+    return draw.memo("wald", lambda: _wald_partials(draw.y, *draw.values))[k]
+
+
+_VONMISES_NODES, _VONMISES_WEIGHTS = np.polynomial.legendre.leggauss(64)
+_VONMISES_DECAY = 40.0
+"""The integrand of :func:`_vonmises_kappa` is cut where ``e^(kappa (cos t - cos x))`` falls below ``e^-40``."""
+
+
+def _vonmises_kappa(draw: _Draw, k: int) -> Any:
+    """``dy/dkappa`` of a von Mises draw along the path that keeps its CDF level fixed.
+
+    With ``w = y - mu`` wrapped to ``[-pi, pi]`` and the density ``f(t) = e^(kappa cos t) /
+    (2 pi I_0(kappa))``, ``dF/dkappa (x) = int_-pi^x (cos t - A) f(t) dt`` with ``A = I_1 / I_0``
+    (the derivative of ``log I_0``; DLMF 10.29.3); it is odd in ``x`` and vanishes at ``x = pi``
+    (``f`` integrates to 1 for every ``kappa``). So for ``x = |w|``
+    ``dw/dkappa = sign(w) int_x^pi (cos t - A) e^(kappa (cos t - cos x)) dt`` (the normalisation
+    cancels; the exponent is ``<= 0``, nothing overflows), computed by 64-point Gauss-Legendre
+    quadrature over ``[x, t_max]``, ``t_max`` where the exponent reaches -40 (or ``pi``), with
+    ``cos t - cos x = 2 sin((t + x)/2) sin((t - x)/2)`` and ``cos t - A = (1 - A) - 2
+    sin^2(t/2)`` against cancellation (``1 - A`` by its asymptotic series beyond ``kappa = 1e5``,
+    where SciPy's ``ive`` would lose digits and, from ``1e10``, return NaN). ``mu`` enters only
+    by the shift: the level of ``w`` is the level of the draw.
+    """
+    from scipy.special import ive
+
+    mu, kappa = draw.values
+    y = draw.y
+    kappa = np.broadcast_to(kappa, y.shape).astype(np.float64)
+    w = np.remainder(y - mu + np.pi, 2 * np.pi) - np.pi  # the draw's offset from mu, in [-pi, pi)
+    x = np.abs(w)[..., None]
+    kap = kappa[..., None]
+    large = kappa > 1e5  # 1 - I_1/I_0 by its asymptotic series (A&S 9.7.1; relative error below 1e-15 there)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        i0, i1 = ive(0, np.where(large, 1.0, kappa)), ive(1, np.where(large, 1.0, kappa))
+        one_minus_a = np.where(large, 1 / (2 * kappa) + 1 / (8 * kappa ** 2) + 1 / (8 * kappa ** 3), (i0 - i1) / i0)
+    one_minus_a = one_minus_a[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reach = np.arccos(np.clip(np.cos(x) - _VONMISES_DECAY / kap, -1.0, 1.0))
+    top = np.where(kap > 0, np.maximum(reach, x), np.pi)
+    half = (top - x) / 2
+    t = x + half * (1 + _VONMISES_NODES)
+    drop = 2 * np.sin((t + x) / 2) * np.sin((t - x) / 2)  # cos x - cos t >= 0
+    integrand = (one_minus_a - 2 * np.sin(t / 2) ** 2) * np.exp(-kap * drop)
+    return np.sign(w) * np.sum(integrand * _VONMISES_WEIGHTS, axis=-1) * half[..., 0]
+
+
+_MIXTURE_TERMS = 20_000
+"""The Poisson series of :func:`_poisson_mixture_partials` sums at most this many terms (``nonc`` up to about 3e4)."""
+
+
+def _poisson_log_weights(nonc: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray] | NotImplementedTangent:
+    """``(i, log w_i)``, ``w_i = e^-lam lam^i / i!``, ``lam = nonc / 2``, over the ``i`` that matter (a last axis)."""
+    from scipy.special import gammaln
+
+    lam = (nonc / 2)[..., None]
+    terms = int(np.max(lam + 12 * np.sqrt(lam) + 40))
+    if terms > _MIXTURE_TERMS:
+        return not_implemented(f"nonc = {float(np.max(nonc)):g} needs more than {_MIXTURE_TERMS} terms of the Poisson "
+                               f"series of the {what} CDF")
+    i = np.arange(terms)
+    with np.errstate(divide="ignore"):
+        return i, np.where(lam > 0, i * np.log(lam), np.where(i == 0, 0.0, -np.inf)) - gammaln(i + 1) - lam
+
+
+def _significant(log_terms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The largest term (kept as an axis), the terms scaled by it, and which are within ``e^-50`` of it.
+
+    The derivatives in the shape parameters (``dP/da``, ``dI/da``, ``dI/db``) are summed over those
+    only: they are the density times factors polynomial in ``x``, ``a`` and their logarithms (in
+    the tails ``P ~ x p / a``, so ``dP/da ~ P (log x - psi(a + 1))``), and the Poisson weights and
+    the densities both peak, so few terms matter.
+    """
+    top = np.max(log_terms, axis=-1, keepdims=True)
+    return top, np.exp(log_terms - top), log_terms - top > -50
+
+
+def _poisson_mixture_partials(y: np.ndarray, df: np.ndarray, nonc: np.ndarray) -> tuple[Any, Any]:
+    """``dy/ddf``, ``dy/dnonc`` of a noncentral chi-square draw along the path that keeps its CDF level fixed.
+
+    The CDF is the Poisson mixture ``F = sum_i w_i P(a_i, x)`` with ``w_i = e^-lam lam^i / i!``,
+    ``lam = nonc / 2``, ``a_i = df / 2 + i``, ``x = y / 2`` (Johnson, Kotz & Balakrishnan,
+    *Continuous Univariate Distributions* 2, chapter 29), so ``f = (1/2) sum_i w_i p_i`` with the
+    gamma densities ``p_i = x^(a_i - 1) e^-x / Gamma(a_i)``, ``dF/ddf = (1/2) sum_i w_i dP/da (a_i,
+    x)`` and, since ``dw_i/dlam = w_(i-1) - w_i`` and ``P(a, x) - P(a + 1, x) = x p(a, x) / a``
+    (DLMF 8.8.5), ``dF/dnonc = -(1/2) sum_i w_i x p_i / a_i`` (no difference of CDFs). Weights and
+    densities are combined in log space.
+    """
+    from chainrules.rulesets.special.incomplete_gamma import gammainc_da, log_gammainc_dx
+
+    series = _poisson_log_weights(nonc, "noncentral chi-square")
+    if isinstance(series, NotImplementedTangent):
+        return series, series
+    i, log_w = series
+    a = df[..., None] / 2 + i
+    x = np.broadcast_to((y / 2)[..., None], a.shape)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        top, weights, keep = _significant(log_w + log_gammainc_dx(a, x))  # weights: w_i p_i, scaled
+        total = np.sum(weights, axis=-1)
+        d_nonc = np.sum(weights * x / a, axis=-1) / total
+        da = gammainc_da(a[keep], x[keep])
+        if isinstance(da, NotImplementedTangent):
+            return da, da
+        weighted = np.zeros(a.shape)
+        weighted[keep] = np.exp((log_w - top)[keep]) * np.asarray(da)
+        d_df = -np.sum(weighted, axis=-1) / total
+    at_zero = y == 0  # the level 0 for every parameter: the draw stays at 0
+    return np.where(at_zero, 0.0, d_df), np.where(at_zero, 0.0, d_nonc)
+
+
+def _noncentral_f_mixture_partials(y: np.ndarray, dfnum: np.ndarray, dfden: np.ndarray,
+                                   nonc: np.ndarray) -> tuple[Any, Any, Any]:
+    """``dy/ddfnum``, ``dy/ddfden``, ``dy/dnonc`` of a noncentral F draw along the path that keeps its CDF level.
+
+    With ``T = dfnum y + dfden`` and ``v = dfnum y / T``, the CDF is ``F = sum_i w_i I_v(a_i, b)``,
+    ``a_i = dfnum / 2 + i``, ``b = dfden / 2`` (Johnson, Kotz & Balakrishnan, chapter 30), so
+    ``f = S dv/dy`` with ``S = sum_i w_i q_i``, ``q_i`` the beta densities at ``v``, ``dv/dy =
+    dfnum dfden / T^2``. Then ``dy/ddfnum = -(1/2) sum_i w_i dI/da / (S v_y) - y / dfnum``,
+    ``dy/ddfden = -(1/2) sum_i w_i dI/db / (S v_y) + y / dfden`` (the second terms are ``v``'s own
+    dependence on the dfs) and, by ``I_v(a, b) - I_v(a + 1, b) = v (1 - v) q(a, b, v) / a`` (DLMF
+    8.17.20), ``dy/dnonc = (1/2) sum_i w_i q_i v (1 - v) / a_i / (S v_y)``.
+    """
+    from chainrules.rulesets.special.incomplete_beta import betainc_dab, log_betainc_dx
+
+    series = _poisson_log_weights(nonc, "noncentral F")
+    if isinstance(series, NotImplementedTangent):
+        return series, series, series
+    i, log_w = series
+    total_t = dfnum * y + dfden
+    v_y = dfnum * dfden / total_t ** 2
+    a = dfnum[..., None] / 2 + i
+    b = np.broadcast_to((dfden / 2)[..., None], a.shape)
+    v = np.broadcast_to((dfnum * y / total_t)[..., None], a.shape)
+    one_minus_v = (dfden / total_t)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        top, weights, keep = _significant(log_w + log_betainc_dx(a, b, v))  # w_i q_i, scaled
+        scale = np.sum(weights, axis=-1) * v_y  # S v_y, scaled alike
+        d_nonc = 0.5 * np.sum(weights * v * one_minus_v / a, axis=-1) / scale
+        dab = betainc_dab(a[keep], b[keep], v[keep])
+        if isinstance(dab, NotImplementedTangent):
+            return dab, dab, dab
+        scaled_w = np.exp((log_w - top)[keep])
+        sums = []
+        for d in dab:
+            weighted = np.zeros(a.shape)
+            weighted[keep] = scaled_w * np.asarray(d)
+            sums.append(np.sum(weighted, axis=-1))
+        d_dfnum = -0.5 * sums[0] / scale - y / dfnum
+        d_dfden = -0.5 * sums[1] / scale + y / dfden
+    at_zero = y == 0
+    return tuple(np.where(at_zero, 0.0, d) for d in (d_dfnum, d_dfden, d_nonc))  # type: ignore[return-value]
+
+
+def _noncentral_parts(draw: _Draw, scaled: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(c, n, X)`` with ``y = c (X + n^2)``, ``n = z + sqrt(nonc)``, of a noncentral draw (``df > 1``, ``nonc > 0``).
+
+    NumPy draws ``X`` (a central chi-square with ``df - 1`` degrees of freedom) and ``z``
+    (standard normal) before adding ``s = sqrt(nonc)``, and ``noncentral_f`` divides by a
+    chi-square ``D`` drawn after them: with the random numbers held fixed the draw is
+    ``y(t) = c (X + (z + t)^2)`` in ``t = sqrt(nonc)``, ``c = dfden / (D dfnum)`` (1 for
+    ``noncentral_chisquare``). Two replays at ``t = s + h`` and ``s + 2h`` (``h = max(s, 1)``)
+    give ``2 c h^2`` (the second difference), ``c (2 n h + h^2)`` (the first) and so ``c``,
+    ``n`` and ``X = y / c - n^2`` without the parts being drawn separately. ``X`` is as exact
+    as NumPy's own rounding of ``X + n^2`` allows: where ``X`` is far below ``n^2`` (``df``
+    close to 1) it, and ``dX/ddf`` (itself ``O(X log X)``), are accurate to about ``eps y`` in
+    absolute terms only.
+    """
+    def parts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        *others, nonc = draw.values
+        s = np.sqrt(nonc)
+        h = np.maximum(s, 1.0)
+        y0, y1 = draw.y, draw.replay(*others, (s + h) ** 2)
+        c = (draw.replay(*others, (s + 2 * h) ** 2) - 2 * y1 + y0) / (2 * h * h) if scaled else np.ones_like(y0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            n = ((y1 - y0) / c - h * h) / (2 * h)
+            return c, n, y0 / c - n * n
+
+    return draw.memo("noncentral", parts)
 
 
 def _noncentral(draw: _Draw, k: int) -> Any:
-    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: the draw is a quadratic in ``sqrt(nonc)``."""
-    *others, nonc = draw.values
-    y4, y9 = draw.replay(*others, 4 * nonc), draw.replay(*others, 9 * nonc)
-    return (4 * y4 - 3 * draw.y - y9) / (4 * nonc)
+    """``d/d nonc`` of ``noncentral_chisquare``/``noncentral_f``: ``dy/ds = 2 c n`` and ``ds/dnonc = 1 / (2 s)``.
+
+    Where ``df <= 1`` (``dfnum <= 1``; a Poisson mixture): :func:`_poisson_mixture_partials`
+    (:func:`_noncentral_f_mixture_partials`).
+    """
+    mixed = _mixture(draw)[-1] if bool(np.any(draw.values[0] <= 1)) else None
+    if isinstance(mixed, NotImplementedTangent):
+        return mixed
+    c, n, _ = _noncentral_parts(draw, draw.name == "noncentral_f")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quadratic = c * n / np.sqrt(draw.values[-1])
+    return quadratic if mixed is None else np.where(draw.values[0] <= 1, mixed, quadratic)
 
 
-def _shape_reason(param: str) -> Callable[[tuple[Any, ...]], str | None]:
-    def always(values: tuple[Any, ...]) -> str | None:
-        return _SHAPE.format(param=param)
+def _mixture(draw: _Draw) -> tuple[Any, ...]:
+    """The partials of a noncentral draw through its CDF, a Poisson mixture (NumPy's path for ``df <= 1``)."""
+    values = tuple(np.broadcast_to(v, draw.y.shape) for v in draw.values)
+    if draw.name == "noncentral_f":
+        return draw.memo("mixture", lambda: _noncentral_f_mixture_partials(draw.y, *values))
+    return draw.memo("mixture", lambda: _poisson_mixture_partials(draw.y, *values))
 
-    return always
+
+def _noncentral_chisquare_df(draw: _Draw, k: int) -> Any:
+    """``dy/ddf = dX/ddf``, ``X`` the chi-square(``df - 1``) part; at ``nonc = 0`` (a central draw) chisquare's;
+    for ``df <= 1`` (a Poisson mixture) :func:`_poisson_mixture_partials`."""
+    df, nonc = draw.values
+    _, _, x = _noncentral_parts(draw, False)
+    live = (nonc > 0) & (df > 1)  # elsewhere a placeholder, not used
+    inner = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, df - 1, 1.0),))[0]
+    central = _implicit("chi2", draw.y, (df,))[0]
+    mixture = (nonc > 0) & (df <= 1)
+    mixed = _mixture(draw)[0] if bool(np.any(mixture)) else 0.0
+    for partial in (inner, central, mixed):
+        if isinstance(partial, NotImplementedTangent):
+            return partial
+    return np.where(live, inner, np.where(mixture, mixed, central))
+
+
+def _noncentral_f_df(draw: _Draw, k: int) -> Any:
+    """``y = c N`` with ``N = X + n^2`` and ``c = dfden / (D dfnum)``: ``dfnum`` through ``X``, ``dfden`` through ``D``.
+
+    ``dy/ddfnum = -y / dfnum + c dX/ddfnum`` and ``dy/ddfden = y / dfden - y dD/ddfden / D``;
+    at ``nonc = 0`` NumPy draws a central F: :func:`_f_partials`.
+    """
+    def partials() -> tuple[Any, Any]:
+        dfnum, dfden, nonc = draw.values
+        c, _, x = _noncentral_parts(draw, True)
+        y = draw.y
+        live = (nonc > 0) & (dfnum > 1)  # elsewhere placeholders, not used
+        d = np.where(live, dfden / (c * dfnum), 1.0)
+        dx = _implicit("chi2", np.where(live, x, 1.0), (np.where(live, dfnum - 1, 1.0),))[0]
+        dd = _implicit("chi2", d, (dfden,))[0]
+        central = _f_partials(y, dfnum, dfden)
+        mixture = (nonc > 0) & (dfnum <= 1)
+        mixed = _mixture(draw) if bool(np.any(mixture)) else (0.0, 0.0, 0.0)
+        for partial in (dx, dd, central[0], mixed[0]):
+            if isinstance(partial, NotImplementedTangent):
+                return partial, partial
+        return (np.where(mixture, mixed[0], np.where(live, -y / dfnum + c * dx, central[0])),
+                np.where(mixture, mixed[1], np.where(live, y / dfden - y * dd / d, central[1])))
+
+    return draw.memo("noncentral_f", partials)[k]
+
+
+def _nonc_zero_reason(values: tuple[Any, ...]) -> str | None:
+    return _NONC_ZERO if bool(np.any(np.asarray(values[-1]) <= 0)) else None
 
 
 def _never(values: tuple[Any, ...]) -> str | None:
     return None
 
 
-def _nonc_reason(values: tuple[Any, ...]) -> str | None:
-    df, nonc = np.asarray(values[0]), np.asarray(values[-1])
-    return _NONC if bool(np.any(df <= 1) or np.any(nonc <= 0)) else None
-
-
 def _weibull_reason(values: tuple[Any, ...]) -> str | None:
     return _WEIBULL_0 if bool(np.any(np.asarray(values[0]) == 0)) else None
-
-
-def _constant(reason: str) -> Callable[[tuple[Any, ...]], str | None]:
-    def always(values: tuple[Any, ...]) -> str | None:
-        return reason
-
-    return always
 
 
 Partial = Callable[[_Draw, int], Any]
@@ -307,23 +699,22 @@ PATHWISE: dict[str, tuple[tuple[tuple[str, Any], ...], tuple[Partial | None, ...
     "lognormal": ((("mean", 0.0), ("sigma", 1.0)), (_lognormal, _lognormal), (_never, _never)),
     "exponential": ((("scale", 1.0),), (_scale,), (_never,)),
     "rayleigh": ((("scale", 1.0),), (_scale,), (_never,)),
-    "gamma": ((("shape", REQUIRED), ("scale", 1.0)), (None, _gamma), (_shape_reason("shape"), _never)),
+    "gamma": ((("shape", REQUIRED), ("scale", 1.0)), (_gamma_shape, _gamma), (_never, _never)),
     "pareto": ((("a", REQUIRED),), (_pareto,), (_never,)),
     "weibull": ((("a", REQUIRED),), (_power_law,), (_weibull_reason,)),
     "power": ((("a", REQUIRED),), (_power_law,), (_never,)),
     "triangular": ((("left", REQUIRED), ("mode", REQUIRED), ("right", REQUIRED)), (_triangular,) * 3, (_never,) * 3),
-    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_ones, None), (_never, _constant(_KAPPA))),
-    "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (None, _noncentral),
-                             (_shape_reason("df"), _nonc_reason)),
-    "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)), (None, None, _noncentral),
-                     (_shape_reason("dfnum"), _shape_reason("dfden"), _nonc_reason)),
-    "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (None, None), (_constant(_WALD), _constant(_WALD))),
-    "standard_gamma": ((("shape", REQUIRED),), (None,), (_shape_reason("shape"),)),
-    "chisquare": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
-    "standard_t": ((("df", REQUIRED),), (None,), (_shape_reason("df"),)),
-    "beta": ((("a", REQUIRED), ("b", REQUIRED)), (None, None), (_shape_reason("a"), _shape_reason("b"))),
-    "f": ((("dfnum", REQUIRED), ("dfden", REQUIRED)), (None, None), (_shape_reason("dfnum"), _shape_reason("dfden"))),
-    "dirichlet": ((("alpha", REQUIRED),), (None,), (_shape_reason("alpha"),)),
+    "vonmises": ((("mu", REQUIRED), ("kappa", REQUIRED)), (_vonmises_mu, _vonmises_kappa), (_never, _never)),
+    "noncentral_chisquare": ((("df", REQUIRED), ("nonc", REQUIRED)), (_noncentral_chisquare_df, _noncentral),
+                             (_never, _nonc_zero_reason)),
+    "noncentral_f": ((("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)),
+                     (_noncentral_f_df, _noncentral_f_df, _noncentral), (_never, _never, _nonc_zero_reason)),
+    "wald": ((("mean", REQUIRED), ("scale", REQUIRED)), (_wald, _wald), (_never, _never)),
+    "standard_gamma": ((("shape", REQUIRED),), (_standard_gamma_shape,), (_never,)),
+    "chisquare": ((("df", REQUIRED),), (_chisquare_df,), (_never,)),
+    "standard_t": ((("df", REQUIRED),), (_standard_t_df,), (_never,)),
+    "beta": ((("a", REQUIRED), ("b", REQUIRED)), (_beta_shape, _beta_shape), (_never, _never)),
+    "f": ((("dfnum", REQUIRED), ("dfden", REQUIRED)), (_f_df, _f_df), (_never, _never)),
 }
 """Sampler name -> (its parameters with their defaults, the partial of the draw in each, why one is missing)."""
 
@@ -392,7 +783,10 @@ def _pathwise_rules(cls: type, name: str) -> None:
             draw = draw or _Draw(snapshot, name, y, values)
             partial = _partial(k)
             assert partial is not None  # a parameter without a partial has a reason
-            term = partial(draw, k) * d
+            weight = partial(draw, k)
+            if isinstance(weight, NotImplementedTangent):
+                return y, weight
+            term = weight * d
             total = term if total is None else total + term
         return y, output_tangent(None if total is None else np.broadcast_to(total, np.shape(y)), y)
 
@@ -409,9 +803,66 @@ def _weighted(project: Callable[[Any], Any], partial: Partial | None, draw: _Dra
     def weighted_cotangent() -> Any:
         assert partial is not None and draw is not None
         weight = partial(draw, k)
+        if isinstance(weight, NotImplementedTangent):
+            return weight
         return project(cast_like(np.asarray(unbroadcast(weight * dy.real, np.shape(value))), value))
 
     return weighted_cotangent
+
+
+# ---- dirichlet: stick breaking -------------------------------------------------------------------------------
+def _dirichlet_rules(cls: Any) -> None:
+    """``dirichlet(alpha, size)``: the implicit derivative through the stick-breaking representation.
+
+    ``v_i = x_i / (1 - x_1 - ... - x_(i-1))`` are independent ``Beta(alpha_i, alpha_(i+1) +
+    ... + alpha_K)``; each held at its own CDF level, the ``v``'s move by their implicit beta
+    partials and ``x`` follows by the chain rule (the same computation as ``scipy.stats.dirichlet.rvs``'s
+    rules, :class:`chainrules.rulesets.stats.sampling._StickBreaking`, imported, not copied).
+    """
+    method = cls.dirichlet
+    label = f"{cls.__name__}.dirichlet"
+
+    def sticks(y: Any, alpha: Any) -> Any:
+        from chainrules.rulesets.stats.sampling import _StickBreaking
+
+        return _StickBreaking(np.asarray(y, dtype=np.float64), np.asarray(alpha, dtype=np.float64))
+
+    def dirichlet_rrule(source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        y = method(source, *args, **kwargs)
+        alpha = args[0] if args else kwargs.get("alpha")  # by keyword: used, not differentiated
+        live = bool(args) and differentiable(alpha)
+        project = cotangent_projector(alpha)
+
+        def dirichlet_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = read_cotangent(dy, y, label)
+            tail = (NO,) * (len(args) - 1)
+            if not live:
+                return (NO, NO, *(NO,) * len(args))
+            if passes_through(dy):
+                return (NO, NO, zero_result(dy), *tail)
+            broken = sticks(y, alpha)
+            if broken.missing is not None:
+                return (NO, NO, broken.missing, *tail)
+            return (NO, NO, project(cast_like(broken.pullback(np.asarray(dy).real), alpha)), *tail)
+
+        return y, dirichlet_pullback
+
+    def dirichlet_frule(tangents: tuple[Any, ...], source: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        y = method(source, *args, **kwargs)
+        d = tangent_array(tangents[2], args[0]) if args and differentiable(args[0]) else None
+        if d is None or isinstance(d, NotImplementedTangent):
+            return y, output_tangent(d, y)
+        broken = sticks(y, args[0])
+        if broken.missing is not None:
+            return y, broken.missing
+        return y, output_tangent(broken.pushforward(np.real(d).astype(np.float64)), y)
+
+    dirichlet_rrule.__name__ = dirichlet_rrule.__qualname__ = "dirichlet_rrule"
+    dirichlet_frule.__name__ = dirichlet_frule.__qualname__ = "dirichlet_frule"
+    dirichlet_rrule.__doc__ = f"Reverse rule of ``{label}``: the implicit stick-breaking derivative in ``alpha``."
+    dirichlet_frule.__doc__ = f"Forward rule of ``{label}``."
+    rrule.register(method, cls, Varargs(object))(dirichlet_rrule)
+    frule.register(method, cls, Varargs(object))(dirichlet_frule)
 
 
 # ---- multivariate_normal: the mean, and the covariance through NumPy's factor -----------------------------
@@ -658,6 +1109,7 @@ for _cls in SOURCES:
     for _name in PATHWISE:
         _pathwise_rules(_cls, _name)
     _multivariate_normal_rules(_cls)
+    _dirichlet_rules(_cls)
     for _name in ("choice", "permutation"):
         _gather_draw_rules(_cls, _name)
     _shuffle_error(_cls)
@@ -681,11 +1133,23 @@ def _fixed(value: Any, tangent: Any = NO) -> Any:
     return PrimalAndTangent(value, tangent)
 
 
+_INVERSION_ONLY = ("shapes given as integers, not differentiated: their implicit derivative follows the inverse "
+                   "CDF, not NumPy's rejection sampler, so finite differences of this draw cannot check it; "
+                   "test_random.py checks it along the inversion path")
+
+
 def _at_zero_scale(source: Any, location: float) -> Sample:
     """A sample at scale (sigma) 0, the edge of the domain: forward differences, in a positive direction."""
     from chainrules.testing import forward_fdm
 
     return Sample(source, location, _fixed(0.0, 0.75), 2, fdm=forward_fdm(5, 1), label="scale 0 (one-sided)")
+
+
+def _at_zero_nonc(source: Any, *dfs: int) -> Sample:
+    """A noncentral sampler at ``nonc = 0`` (the edge of the domain: forward differences): not implemented."""
+    from chainrules.testing import forward_fdm
+
+    return Sample(source, *dfs, 0.0, 2, fdm=forward_fdm(5, 1), label="nonc = 0 (not implemented)")
 
 
 def _source(cls: type) -> Any:
@@ -724,9 +1188,7 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, 2.0, 3, label="a number"),
         Sample(source, np.array([0.5, 2.0], np.float32), label="float32 array")]),
     "rayleigh": lambda source: iter([Sample(source, np.array([1.0, 2.0]), label="an array")]),
-    "gamma": lambda source: iter([
-        Sample(source, _fixed(2.5), 3.0, 4, label="scale (shape held fixed)"),
-        Sample(source, 2.5, 3.0, 2, label="shape (not implemented)")]),
+    "gamma": lambda source: iter([Sample(source, 3, 3.0, 4, label=f"scale ({_INVERSION_ONLY})")]),
     "pareto": lambda source: iter([Sample(source, 3.0, 4, label="a number"),
                                           Sample(source, np.array([0.5, 5.0]), label="an array")]),
     "weibull": lambda source: iter([Sample(source, 1.5, 4, label="a number"),
@@ -737,28 +1199,28 @@ _SAMPLES: dict[str, Callable[[Any], Iterator[Sample]]] = {
         Sample(source, -1.0, 0.5, 2.0, 6, label="numbers"),
         Sample(source, np.array([0.0, 1.0]), 1.5, np.array([[2.0], [4.0]]), label="broadcast arrays")]),
     "vonmises": lambda source: iter([
-        Sample(source, 0.5, _fixed(4.0), 4, label="mu (kappa held fixed)"),
-        Sample(source, 0.5, 4.0, 2, label="kappa (not implemented)")]),
+        Sample(source, 0.5, 4, 4, label=f"mu ({_INVERSION_ONLY}; kappa < 1e-8, where mu's derivative is 0, is "
+                                        "checked in test_random.py)")]),
     "noncentral_chisquare": lambda source: iter([
-        Sample(source, _fixed(3.0), 1.5, 4, label="nonc (df held fixed)"),
-        Sample(source, _fixed(np.array([2.0, 5.0])), np.array([[0.5], [4.0]]), label="broadcast nonc"),
-        Sample(source, 3.0, 1.5, 2, label="df (not implemented)")]),
+        Sample(source, 3, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
+        Sample(source, np.array([2, 5]), np.array([[0.5], [4.0]]), label="broadcast nonc"),
+        _at_zero_nonc(source, 3)]),
     "noncentral_f": lambda source: iter([
-        Sample(source, _fixed(3.0), _fixed(5.0), 1.5, 4, label="nonc (df held fixed)"),
-        Sample(source, 3.0, 5.0, 1.5, 2, label="df (not implemented)")]),
-    "wald": lambda source: iter([Sample(source, 1.5, 2.0, 3, label="(not implemented)")]),
-    "standard_gamma": lambda source: iter([Sample(source, 2.5, 3, label="(not implemented)")]),
-    "chisquare": lambda source: iter([Sample(source, 3.0, 3, label="(not implemented)")]),
-    "standard_t": lambda source: iter([Sample(source, 4.0, 3, label="(not implemented)")]),
-    "beta": lambda source: iter([Sample(source, 2.0, 3.0, 3, label="(not implemented)")]),
-    "f": lambda source: iter([Sample(source, 3.0, 5.0, 3, label="(not implemented)")]),
-    "dirichlet": lambda source: iter([Sample(source, np.array([1.5, 2.0, 3.0]), 2,
-                                                   label="(not implemented)")]),
+        Sample(source, 3, 5, 1.5, 4, label=f"nonc ({_INVERSION_ONLY})"),
+        _at_zero_nonc(source, 3, 5)]),
+    "wald": lambda source: iter([Sample(source, 2, 3, 3, label=_INVERSION_ONLY)]),
+    "standard_gamma": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
+    "chisquare": lambda source: iter([Sample(source, 3, 3, label=_INVERSION_ONLY)]),
+    "standard_t": lambda source: iter([Sample(source, 4, 3, label=_INVERSION_ONLY)]),
+    "beta": lambda source: iter([Sample(source, 2, 3, 3, label=_INVERSION_ONLY)]),
+    "f": lambda source: iter([Sample(source, 3, 5, 3, label=_INVERSION_ONLY)]),
+    "dirichlet": lambda source: iter([Sample(source, np.array([1, 2, 3]), 2, label=_INVERSION_ONLY)]),
 }
 
 for _cls in SOURCES:
     for _name in PATHWISE:
         sample_inputs(getattr(_cls, _name))(_pathwise_samples(_cls, _name))
+    sample_inputs(_cls.dirichlet)(_pathwise_samples(_cls, "dirichlet"))
 
 
 @sample_inputs(np.random.Generator.multivariate_normal)

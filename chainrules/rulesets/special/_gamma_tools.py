@@ -105,11 +105,13 @@ def log_minus_psi(x: Any, a: Any) -> np.ndarray:
     >>> bool(np.isclose(log_minus_psi(2.0, 3.0), np.log(2.0) - sc.psi(3.0), rtol=1e-14))
     True
     """
-    x, a = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(a, dtype=np.float64))
+    x, a = np.asarray(x, dtype=np.float64), np.asarray(a, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
+        # psi at a's own shape, then broadcast (a log-likelihood's one shape against 10^5 points: one psi, not 10^5)
         out = np.asarray(np.log(x) - sc.psi(a), dtype=np.float64)
         large = (a >= _ASYMPTOTIC_FROM) & (x > 0) & np.isfinite(x)
         if np.any(large):
+            x, a = np.broadcast_arrays(x, a)
             out[large] = _log_ratio(x[large], a[large]) - _psi_minus_log(a[large])
     return out
 

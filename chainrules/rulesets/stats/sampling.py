@@ -72,8 +72,8 @@ from scipy._lib._util import check_random_state
 from scipy.stats._distn_infrastructure import rv_continuous, rv_continuous_frozen, rv_discrete, rv_frozen, rv_generic
 from scipy.stats._multivariate import dirichlet_gen
 
-from chainrules.rulesets.special.incomplete_beta import betainc_dab
-from chainrules.rulesets.special.incomplete_gamma import gammainc_da
+from chainrules.rulesets.special.incomplete_beta import betainc_dab, log_betainc_dx
+from chainrules.rulesets.special.incomplete_gamma import gammainc_da, log_gammainc_dx
 from chainrules.rulesets.stats._slices import NO, argument_cotangent, fit_output, tangent_value, zero_like
 from chainrules_core import (
     NotImplementedTangent,
@@ -118,19 +118,19 @@ def implicit_shape_partials(dist: Any, z: np.ndarray, shapes: Sequence[Any]) -> 
             da = gammainc_da(a, z)
             if isinstance(da, NotImplementedTangent):
                 return (da,)
-            return (-np.asarray(da) * np.exp(-np.asarray(st.gamma.logpdf(z, a))),)
+            return (-np.asarray(da) * np.exp(-log_gammainc_dx(a, z)),)  # the density, accurate for large a
         if isinstance(dist, type(st.chi2)):
             (df,) = (np.asarray(s, dtype=np.float64) for s in shapes)
             da = gammainc_da(df / 2, z / 2)
             if isinstance(da, NotImplementedTangent):
                 return (da,)
-            return (-0.5 * np.asarray(da) * np.exp(-np.asarray(st.chi2.logpdf(z, df))),)
+            return (-np.asarray(da) * np.exp(-log_gammainc_dx(df / 2, z / 2)),)  # dF/ddf = P_a / 2, f = P_x / 2
         if isinstance(dist, type(st.beta)):
             a, b = (np.asarray(s, dtype=np.float64) for s in shapes)
             dab = betainc_dab(a, b, z)
             if isinstance(dab, NotImplementedTangent):
                 return dab, dab
-            inv_density = np.exp(-np.asarray(st.beta.logpdf(z, a, b)))
+            inv_density = np.exp(-log_betainc_dx(a, b, z))
             return -np.asarray(dab[0]) * inv_density, -np.asarray(dab[1]) * inv_density
     missing = not_implemented(_shape_reason(dist.name))
     return (missing,) * int(dist.numargs)

@@ -218,3 +218,16 @@ def test_names_for_messages() -> None:
     assert argument_label(integrate, 3, (0,)) == "argument 3 ('args')[0]"
     assert argument_label(integrate, 2, ("k", 1)) == "argument 2 ('b')['k'][1]"
     assert argument_label(lambda *xs: None, 1) == "argument 1 ('xs[1]')"
+
+
+def test_a_distributions_method_binds_shapes_loc_and_scale_by_keyword():
+    import scipy.stats as st
+
+    p, scale = Traced(0.3), Traced(2.0)
+    call = locate(st.binom.pmf, (np.arange(3),), {"n": 5, "p": p}, traced)
+    assert call.args[1:] == (5, p) and call.slots == ((2, ()),) and call.kwargs == {}
+    call = locate(st.norm.logpdf, (np.zeros(2),), {"scale": scale}, traced)  # loc takes its default
+    assert call.args[1:] == (0, scale) and call.slots == ((2, ()),)
+    assert argument_label(st.norm.logpdf, 1) == "argument 1 ('loc')"
+    with pytest.raises(KeywordArgumentError, match="'bogus'"):
+        locate(st.norm.logpdf, (np.zeros(2),), {"bogus": scale}, traced)

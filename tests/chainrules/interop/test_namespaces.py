@@ -77,3 +77,81 @@ def test_star_import_takes_every_function() -> None:
     for name in list(sys.modules):
         if name.startswith("test_namespaces_star"):
             del sys.modules[name]
+
+
+def test_objects_whose_methods_have_rules() -> None:
+    import scipy.stats
+
+    from chainrules.interop._namespaces import RuleObject
+
+    wrapped: list[Any] = []
+
+    def wrap(f: Any) -> Any:
+        wrapped.append(f)
+        return f
+
+    sp = rule_namespace("scipy", wrap, "test_namespaces_objects")
+    norm = sp.stats.norm
+    assert isinstance(norm, RuleObject) and sp.stats.norm is norm and wrapped == []
+    assert norm.logpdf == scipy.stats.norm.logpdf and wrapped == [scipy.stats.norm.logpdf]
+    assert norm.name == "norm" and {"logpdf", "cdf", "mean"} <= set(dir(norm))
+    assert "norm" in dir(sp.stats) and "multivariate_normal" in dir(sp.stats)
+    frozen = norm(0.5, 2.0)
+    assert isinstance(frozen, RuleObject) and frozen.cdf(0.5) == pytest.approx(0.5)
+    assert isinstance(norm.freeze(0.5, 2.0), RuleObject)
+    with pytest.raises(AttributeError, match=r"scipy\.stats\.norm\.fit has no chainrules rule"):
+        norm.fit  # noqa: B018
+    with pytest.raises(AttributeError, match=r"scipy\.stats\.rv_continuous has no chainrules rule"):
+        sp.stats.rv_continuous  # noqa: B018  (a class, not an object)
+    for name in list(sys.modules):
+        if name.startswith("test_namespaces_objects"):
+            del sys.modules[name]
+
+
+def test_distributions_through_every_bridges_namespace() -> None:
+    import scipy.stats
+
+    x, mean, cov = np.array([[0.3, -1.2], [1.0, 0.4]]), np.array([0.1, -0.2]), np.array([[2.0, 0.3], [0.3, 1.0]])
+    # d/dmean sum_i log N(x_i; mean, cov) = sum_i cov^-1 (x_i - mean), from the density's formula alone
+    expected = np.linalg.solve(cov, (x - mean).sum(axis=0))
+    autograd = pytest.importorskip("autograd")
+    import autograd.numpy as anp
+
+    from chainrules.interop.autograd import scipy as asp
+
+    got = autograd.grad(lambda m: anp.sum(asp.stats.multivariate_normal.logpdf(x, m, cov)))(mean)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    got = autograd.grad(lambda v: anp.sum(asp.stats.multivariate_normal(mean, cov).logpdf(v)))(x)
+    np.testing.assert_allclose(got, -np.linalg.solve(cov, (x - mean).T).T, rtol=1e-12)
+    jax = pytest.importorskip("jax")
+    from chainrules.interop.jax import scipy as jsp
+
+    previous = jax.config.read("jax_enable_x64")
+    jax.config.update("jax_enable_x64", True)
+    try:
+        logpdf = jsp.stats.multivariate_normal.logpdf
+        got = jax.grad(lambda m: jax.numpy.sum(logpdf(x, m, cov)))(jax.numpy.asarray(mean))
+    finally:
+        jax.config.update("jax_enable_x64", previous)
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
+    torch = pytest.importorskip("torch")
+    from chainrules.interop.torch import scipy as tsp
+
+    m = torch.tensor(mean, requires_grad=True)
+    tsp.stats.multivariate_normal.logpdf(torch.tensor(x), m, torch.tensor(cov)).sum().backward()
+    np.testing.assert_allclose(m.grad.numpy(), expected, rtol=1e-12)
+    assert tsp.stats.norm.name == scipy.stats.norm.name
+
+
+def test_every_family_with_rules_is_a_namespace_and_one_without_says_so() -> None:
+    sp = rule_namespace("scipy", lambda f: f, "test_namespaces_families")
+    for module, names in public_rule_names("scipy").items():
+        namespace = importlib.import_module(module.replace("scipy", "test_namespaces_families.scipy", 1))
+        assert set(namespace.__all__) == names and namespace.target == module
+    for family in ("special", "stats", "integrate", "optimize", "fft", "signal"):
+        assert getattr(sp, family).__all__, family
+    with pytest.raises(AttributeError, match=r"no function of scipy\.cluster has a chainrules rule yet"):
+        sp.cluster  # noqa: B018
+    for name in list(sys.modules):
+        if name.startswith("test_namespaces_families"):
+            del sys.modules[name]

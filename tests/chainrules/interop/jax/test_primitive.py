@@ -423,3 +423,49 @@ def test_inside_lax_scan_and_checkpoint() -> None:
     close(jax.grad(f)(0.7), expected, rtol=1e-8)
     close(jax.jit(jax.grad(f))(0.7), expected, rtol=1e-8)
     close(jax.grad(jax.checkpoint(f))(0.7), expected, rtol=1e-8)
+
+
+# ---- bound methods: the object is a constant (chainrules.interop._lookup) --------------------------------------
+_POINTS = np.array([[0.3, -1.2], [1.0, 0.4]])
+_COV = np.array([[2.0, 0.3], [0.3, 1.0]])
+_XS = np.array([0.3, -1.2, 2.1])
+_BOUND = {  # method, how the traced value enters the call, the point
+    "norm.logpdf(x, loc, scale)": ("norm.logpdf", lambda v: ((_XS, v, 2.0), {}), np.array(0.5)),
+    "norm.logpdf(x, scale=)": ("norm.logpdf", lambda v: ((_XS,), {"scale": v}), np.array(2.0)),
+    "multivariate_normal.logpdf": ("multivariate_normal.logpdf", lambda v: ((_POINTS, v, _COV), {}),
+                                   np.array([0.1, -0.2])),
+    "frozen norm.cdf": ("frozen", lambda v: ((v,), {}), _XS),
+    "ndarray.dot": ("dot", lambda v: ((v,), {}), np.array([1.0, -2.0, 0.5])),
+}
+
+
+@pytest.mark.parametrize("case", list(_BOUND))
+def test_bound_methods_reverse_and_forward(case: str) -> None:
+    import scipy.stats as st
+
+    name, call, at = _BOUND[case]
+    method = {"norm.logpdf": st.norm.logpdf, "multivariate_normal.logpdf": st.multivariate_normal.logpdf,
+              "frozen": st.norm(0.5, 2.0).cdf, "dot": np.array([[1.0, 2.0, -1.0], [0.5, 3.0, 2.0]]).dot}[name]
+    expected = fd_grad(lambda v: np.sum(method(*call(v)[0], **call(v)[1])), at)
+    reverse, forward = primitive(method), primitive(method, mode="forward")
+    close(jax.grad(lambda v: jnp.sum(reverse(*call(v)[0], **call(v)[1])))(jnp.asarray(at)), expected, 1e-8, 1e-10)
+    direction = np.linspace(1.0, -0.5, at.size).reshape(at.shape)
+    _, jvp = jax.jvp(lambda v: jnp.sum(forward(*call(v)[0], **call(v)[1])), (jnp.asarray(at),),
+                     (jnp.asarray(direction),))
+    close(jvp, np.sum(expected * direction), 1e-8, 1e-10)
+
+
+def test_a_bound_method_is_the_primitive_of_its_class_s_function_with_the_object_first():
+    # the core's rules of a bound method return the object's cotangent after the function's own
+    import scipy.stats as st
+
+    x = np.array([0.5, 1.5, 4.0])
+    h = 1e-6
+    fd = (st.gamma.logpdf(x, 2.5 + h, 0, 1.5).sum() - st.gamma.logpdf(x, 2.5 - h, 0, 1.5).sum()) / (2 * h)
+    reverse, forward = primitive(st.gamma.logpdf), primitive(st.gamma.logpdf, mode="forward")
+    assert reverse.fun == st.gamma.logpdf
+    grad = jax.grad(lambda a: jnp.sum(reverse(x, a, 0.0, 1.5)))
+    np.testing.assert_allclose(grad(2.5), fd, rtol=1e-6)
+    np.testing.assert_allclose(jax.jit(grad)(2.5), fd, rtol=1e-6)
+    _, dy = jax.jvp(lambda a: jnp.sum(forward(x, a, 0.0, 1.5)), (2.5,), (1.0,))
+    np.testing.assert_allclose(dy, fd, rtol=1e-6)

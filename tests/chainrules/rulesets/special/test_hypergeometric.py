@@ -62,10 +62,15 @@ HYP2F1_REGIMES = {
 }
 
 
-@pytest.mark.parametrize("point", HYP2F1_REGIMES.values(), ids=HYP2F1_REGIMES.keys())
-def test_hyp2f1_against_finite_differences(point):
-    test_rrule(sc.hyp2f1, *point)
-    test_frule(sc.hyp2f1, *point)
+@pytest.mark.parametrize("label", HYP2F1_REGIMES)
+def test_hyp2f1_against_finite_differences(label):
+    # SciPy evaluates the integer a - b and c - a - b cases through a limit, and its values there carry
+    # noise of about 1e-9 relative, which finite differences amplify to about 1e-7 in some tangent
+    # directions: those two points are compared at 1e-6 (the mpmath tests hold the rule to 1e-8 there).
+    # Seeded tangents, so that the outcome does not depend on which tests ran before.
+    rtol = 1e-6 if "extrapolated" in label else None
+    test_rrule(sc.hyp2f1, *HYP2F1_REGIMES[label], rtol=rtol, rng=np.random.default_rng(7))
+    test_frule(sc.hyp2f1, *HYP2F1_REGIMES[label], rtol=rtol, rng=np.random.default_rng(8))
 
 
 HYP1F1_REGIMES = {
