@@ -17,6 +17,7 @@ import scipy.optimize
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
+from chainrules import NoTangent, Tangent, ZeroTangent, backing, read_cotangent, rrule  # noqa: E402
 from chainrules.interop.jax import primitive  # noqa: E402
 
 TOL = {"rtol": 1e-10, "atol": 1e-10}
@@ -135,3 +136,50 @@ def test_odeint_full_output_tuple() -> None:
         return y[-1, 0]
 
     np.testing.assert_allclose(jax.grad(loss)(K), -np.exp(-K), rtol=1e-7)  # y(1) = exp(-k)
+
+
+def test_minimize_forward_mode() -> None:
+    minimize = primitive(scipy.optimize.minimize, mode="forward")
+    b, db = np.array([1.0, 2.0]), np.array([1.0, -0.5])
+    _, dx = jax.jvp(lambda b: minimize(objective, np.zeros(2), (b,), method="BFGS", jac=gradient,
+                                       options={"gtol": 1e-12}).x, (jnp.asarray(b),), (jnp.asarray(db),))
+    h = 1e-3
+    np.testing.assert_allclose(dx, (argmin_np(b + h * db) - argmin_np(b - h * db)) / (2 * h), rtol=1e-5)
+
+
+def test_fsolve_full_output_tuple() -> None:
+    fsolve = primitive(scipy.optimize.fsolve)
+
+    def g(x: Any, b: Any) -> Any:
+        return x ** 3 + x - b
+
+    def root(b: Any) -> Any:
+        x, info, _ier, mesg = fsolve(g, np.array([0.5]), args=(b,), full_output=True, xtol=1e-12)
+        assert isinstance(mesg, str) and isinstance(info, dict)
+        return x[0]
+
+    np.testing.assert_allclose(jax.grad(root)(2.0), 0.25, rtol=1e-8)  # x = 1: dx/db = 1 / (3 x**2 + 1)
+
+
+def test_the_rule_gets_a_structural_tangent_of_the_result() -> None:
+    seen = []
+
+    def scaled(x: np.ndarray) -> Any:
+        return scipy.optimize.OptimizeResult(x=2 * x, fun=float(x @ x), nit=3, message="done", success=True)
+
+    @rrule.register(scaled, np.ndarray)
+    def scaled_rrule(x: np.ndarray) -> Any:
+        def scaled_pullback(dres: Any) -> Any:
+            seen.append(dres)
+            dx, dfun = read_cotangent(dres["x"], 2 * x, scaled), read_cotangent(dres["fun"], 1.0, scaled)
+            return NoTangent(), 2 * dx + 2 * x * dfun
+
+        return scaled(x), scaled_pullback
+
+    res = primitive(scaled)(jnp.array([1.0, 3.0]))
+    assert type(res) is scipy.optimize.OptimizeResult and res.message == "done" and res.nit == 3
+    g = jax.grad(lambda x: primitive(scaled)(x).x[1])(jnp.array([1.0, 3.0]))
+    np.testing.assert_allclose(g, [0.0, 2.0])
+    (dres,) = seen
+    assert isinstance(dres, Tangent) and set(backing(dres)) == {"x", "fun"}
+    assert isinstance(dres["fun"], ZeroTangent)  # an unused field: a zero the rule skips

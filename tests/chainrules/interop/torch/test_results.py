@@ -16,6 +16,7 @@ import scipy.optimize
 
 torch = pytest.importorskip("torch")
 
+from chainrules import NoTangent, Tangent, ZeroTangent, backing, read_cotangent, rrule  # noqa: E402
 from chainrules.interop.torch import primitive  # noqa: E402
 
 TOL = {"rtol": 1e-10, "atol": 1e-10}
@@ -122,3 +123,50 @@ def test_odeint_full_output_tuple() -> None:
     assert isinstance(info["message"], str)
     y[-1, 0].backward()
     np.testing.assert_allclose(k.grad, -np.exp(-K), rtol=1e-7)  # y(1) = exp(-k)
+
+
+def test_minimize_forward_mode() -> None:
+    minimize = primitive(scipy.optimize.minimize)
+    b, db = np.array([1.0, 2.0]), np.array([1.0, -0.5])
+    _, dx = torch.func.jvp(lambda b: minimize(objective, np.zeros(2), (b,), method="BFGS", jac=gradient,
+                                              options={"gtol": 1e-12}).x, (tensor(b, False),), (tensor(db, False),))
+    h = 1e-3
+    np.testing.assert_allclose(dx, (argmin_np(b + h * db) - argmin_np(b - h * db)) / (2 * h), rtol=1e-5)
+
+
+def test_fsolve_full_output_tuple() -> None:
+    fsolve = primitive(scipy.optimize.fsolve)
+
+    def g(x: Any, b: Any) -> Any:
+        return x ** 3 + x - b
+
+    b = tensor(2.0)
+    x, info, _ier, mesg = fsolve(g, np.array([0.5]), args=(b,), full_output=True, xtol=1e-12)
+    assert isinstance(mesg, str) and isinstance(info, dict)
+    x[0].backward()
+    np.testing.assert_allclose(b.grad, 0.25, rtol=1e-8)  # x = 1: dx/db = 1 / (3 x**2 + 1)
+
+
+def test_the_rule_gets_a_structural_tangent_of_the_result() -> None:
+    seen = []
+
+    def scaled(x: np.ndarray) -> Any:
+        return scipy.optimize.OptimizeResult(x=2 * x, fun=float(x @ x), nit=3, message="done", success=True)
+
+    @rrule.register(scaled, np.ndarray)
+    def scaled_rrule(x: np.ndarray) -> Any:
+        def scaled_pullback(dres: Any) -> Any:
+            seen.append(dres)
+            dx, dfun = read_cotangent(dres["x"], 2 * x, scaled), read_cotangent(dres["fun"], 1.0, scaled)
+            return NoTangent(), 2 * dx + 2 * x * dfun
+
+        return scaled(x), scaled_pullback
+
+    x = tensor([1.0, 3.0])
+    res = primitive(scaled)(x)
+    assert type(res) is scipy.optimize.OptimizeResult and res.message == "done" and res.nit == 3
+    res.x[1].backward()
+    np.testing.assert_allclose(x.grad, [0.0, 2.0])
+    (dres,) = seen
+    assert isinstance(dres, Tangent) and set(backing(dres)) == {"x", "fun"}
+    assert isinstance(dres["fun"], ZeroTangent)  # an unused field: a zero the rule skips
