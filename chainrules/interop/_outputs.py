@@ -50,7 +50,7 @@ import numpy as np
 from chainrules.interop._host import from_host, to_host
 from chainrules_core import AbstractZero, NotImplementedTangent, Tangent, ZeroTangent, backing, unthunk
 
-__all__ = ["OutputStructure", "is_result"]
+__all__ = ["OutputStructure", "is_floating", "is_result"]
 
 _ZERO: Any = ZeroTangent()
 
@@ -68,13 +68,15 @@ def is_result(value: Any) -> bool:
     return isinstance(value, dict) and type(value) is not dict
 
 
-def _numeric(value: Any) -> bool:
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind in "biufc"
-    return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
+def is_floating(value: Any) -> bool:
+    """Whether ``value`` is a floating or complex array or number (not a bool, not an integer).
 
-
-def _floating(value: Any) -> bool:
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_floating(np.ones(2)), is_floating(1.5), is_floating(np.arange(2)), is_floating(True)
+    (True, True, False, False)
+    """
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fc"
     return isinstance(value, (float, complex, np.floating, np.complexfloating))
@@ -82,7 +84,7 @@ def _floating(value: Any) -> bool:
 
 def _floating_list(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and len(value) > 0 and all(
-        _floating(v) or _floating_list(v) for v in value)
+        is_floating(v) or _floating_list(v) for v in value)
 
 
 class _Leaf:
@@ -137,7 +139,7 @@ class OutputStructure:
 
     def _field(self, v: Any, path: tuple[Any, ...]) -> Any:
         """A result object's field: a leaf when floating (or a list of floating arrays), else plain."""
-        if _floating(v):
+        if is_floating(v):
             return self._walk(v, path, True)
         if _floating_list(v):
             return type(v), [self._field(x, (*path, i)) for i, x in enumerate(v)]

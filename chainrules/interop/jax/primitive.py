@@ -22,6 +22,14 @@ the host); every other function runs once per batch element (``"sequential"``). 
 backward pass handles batches of cotangents itself (``jax.jacrev``), with one pullback
 call per element unless the forward pass ran on the same batch.
 
+Outputs: an array, or a tuple, list, namedtuple or dict of them; or a SciPy result object
+(``OdeResult``, ``OptimizeResult``) or a tuple with diagnostic parts (``odeint``'s
+``(y, infodict)``), returned as such, its floating fields JAX arrays and its other fields
+plain, the rule receiving a structural ``Tangent`` of it
+(:mod:`chainrules.interop._outputs`). Those are only known once the function has run, so
+under ``jit``/``vmap`` they raise a ``TypeError`` that says so: call such a primitive
+eagerly (``grad``, ``vjp``, ``jvp`` outside ``jit``).
+
 Dtypes follow JAX: float32 unless ``jax_enable_x64`` is on; the rules keep float32
 float32. Complex cotangents are conjugated both ways (JAX's cotangents are the conjugates
 of chainrules'). Integer and boolean inputs get no gradient (``None`` to JAX). Second

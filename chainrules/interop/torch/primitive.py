@@ -21,6 +21,12 @@ node. Tensors inside tuple, list and dict arguments are found, and keyword argum
 holding them are bound to their positions (:mod:`chainrules.interop._arguments`); integer
 and boolean tensors get no gradient. Results have the dtype the rule gives (float32 stays
 float32) and the input's device (see :mod:`~chainrules.interop.torch.conversion`).
+
+A SciPy result object (``OdeResult``, ``OptimizeResult``) or a tuple with diagnostic parts
+(``odeint``'s ``(y, infodict)``) is returned as such: its floating fields are tensors
+carrying the derivative, its other fields (``success``, ``message``, ``nfev``, ``sol``)
+plain values, and the rule's pullback receives a structural ``Tangent`` of it
+(:mod:`chainrules.interop._outputs`).
 """
 
 from __future__ import annotations
