@@ -151,6 +151,13 @@ def _sequential_vmap(function: Any, info: Any, in_dims: Any, inputs: list[Any], 
     if fresh_cell:
         cell.elements = elements
         cell.rebuild = elements[0].rebuild
+        if cell.rebuild.plain:
+            spec = inputs[0]
+            raise TypeError(
+                f"{spec.name} returns a result object ({type(cell.rebuild.output).__name__}) or parts that are not "
+                "tensors: under torch.func.vmap each batch element has its own (its message, its counts, and for a "
+                "solver the number of steps or events), which cannot be stacked into one output. Call the primitive "
+                "once per element (a Python loop), without vmap")
     stacked = tuple(torch.stack([o[k] for o in outs]) for k in range(len(outs[0])))
     return stacked, (0,) * len(stacked)
 

@@ -183,3 +183,9 @@ def test_the_rule_gets_a_structural_tangent_of_the_result() -> None:
     (dres,) = seen
     assert isinstance(dres, Tangent) and set(backing(dres)) == {"x", "fun"}
     assert isinstance(dres["fun"], ZeroTangent)  # an unused field: a zero the rule skips
+
+
+def test_solve_ivp_under_vmap_is_a_clear_error() -> None:
+    solve_ivp = primitive(scipy.integrate.solve_ivp)
+    with pytest.raises(TypeError, match=r"solve_ivp returns a result object \(OdeResult\).*jax.jit or jax.vmap"):
+        jax.vmap(lambda y0: solve_ivp(rhs, (0.0, 1.0), y0, args=(K,), t_eval=T_EVAL).y)(jnp.stack([Y0, 2 * Y0]))

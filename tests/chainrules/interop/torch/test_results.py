@@ -170,3 +170,17 @@ def test_the_rule_gets_a_structural_tangent_of_the_result() -> None:
     (dres,) = seen
     assert isinstance(dres, Tangent) and set(backing(dres)) == {"x", "fun"}
     assert isinstance(dres["fun"], ZeroTangent)  # an unused field: a zero the rule skips
+
+
+def test_solve_ivp_under_vmap_is_a_clear_error() -> None:
+    solve_ivp = primitive(scipy.integrate.solve_ivp)
+    with pytest.raises(TypeError, match=r"solve_ivp returns a result object \(OdeResult\).*torch.func.vmap"):
+        torch.func.vmap(lambda y0: solve_ivp(rhs, (0.0, 1.0), y0, args=(K,), t_eval=T_EVAL).y)(
+            tensor(np.stack([Y0, 2 * Y0]), False))
+
+
+def test_solve_ivp_under_torch_func_grad() -> None:
+    solve_ivp = primitive(scipy.integrate.solve_ivp)
+    g = torch.func.grad(lambda y0: (solve_ivp(rhs, (0.0, 1.0), y0, args=(K,), t_eval=T_EVAL, **TOL).y ** 2).sum())(
+        tensor(Y0, False))
+    np.testing.assert_allclose(g, central(lambda y: ivp_loss_np(y, K), Y0), rtol=1e-5)
