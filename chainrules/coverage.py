@@ -105,6 +105,8 @@ NOT_NUMERIC: dict[str, frozenset[str]] = {
     "scipy.fft": frozenset({"get_workers", "set_workers", "register_backend", "set_backend", "set_global_backend",
                             "skip_backend"}),
     "numpy.ndarray": frozenset({"dump", "dumps", "tobytes", "tofile", "setflags"}),
+    # option listings and printing callbacks
+    "scipy.optimize": frozenset({"show_options", "linprog_verbose_callback"}),
     # error handling of the special functions (errstate is a class, listed for completeness)
     "scipy.special": frozenset({"geterr", "seterr", "errstate"}),
 }

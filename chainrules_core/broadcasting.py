@@ -43,6 +43,27 @@ def unbroadcast(dx: Any, shape: tuple[int, ...]) -> Any:
     >>> unbroadcast(np.ones((2, 3)), ())
     np.float64(6.0)
     """
+    if type(dx) is np.ndarray:  # the common case: NumPy's reduction called directly
+        dx_shape = dx.shape
+        if dx_shape == shape:
+            return dx
+        lead = len(dx_shape) - len(shape)
+        if lead < 0:
+            return dx
+        if not shape:
+            return _add_reduce(dx, None)  # np.sum(dx)
+        if lead and dx_shape[lead:] == shape:  # leading axes added, none stretched
+            return _add_reduce(dx, 0 if lead == 1 else tuple(range(lead)))
+        stretched = tuple(lead + i for i, n in enumerate(shape) if n == 1 and dx_shape[lead + i] != 1)
+        return _add_reduce(dx, tuple(range(lead)) + stretched, keepdims=True).reshape(shape)
+    return unbroadcast_general(dx, shape)
+
+
+_add_reduce = np.add.reduce  # what np.sum calls for an ndarray
+
+
+def unbroadcast_general(dx: Any, shape: tuple[int, ...]) -> Any:
+    """:func:`unbroadcast` without its fast path for ndarrays: the specification it is tested against."""
     if isinstance(dx, (AbstractZero, NotImplementedTangent)):
         return dx
     dx_shape = np.shape(dx)

@@ -45,11 +45,14 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+import sys
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from chainrules_core import floating_point
 from chainrules_core.broadcasting import unbroadcast
 from chainrules_core.cotangents import differentiable, read_cotangent, read_cotangents
 from chainrules_core.projection import ProjectTo
@@ -459,14 +462,30 @@ def _register_positional_out(f: Any, nin: int, nout: int = 1) -> None:
 
 
 # ---- the rules ---------------------------------------------------------------------------------------
-def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords: Callable[..., None],
-                         shared: Callable[..., Any] | None) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    n = len(partials)
-    all_partials = partials
+def _named(function: Callable[..., Any], name: str, inner: str | None = None,
+           inner_name: str | None = None) -> Callable[..., Any]:
+    """``function`` renamed ``name``; with ``inner``, the functions it defines named ``inner`` are
+    renamed ``inner_name`` (their code objects are renamed once, here, so a rule call does not
+    pay for naming each pullback it makes)."""
+    if inner is not None:
+        code = function.__code__
+        renamed: dict[str, Any] = {"co_name": inner_name}
+        if sys.version_info >= (3, 11):  # (before 3.11, a function's __qualname__ is not on its code object)
+            renamed["co_qualname"] = inner_name
+        consts = tuple(c.replace(**renamed) if isinstance(c, types.CodeType) and c.co_name == inner else c
+                       for c in code.co_consts)
+        function = types.FunctionType(code.replace(co_consts=consts), function.__globals__, name,
+                                      function.__defaults__, function.__closure__)
+    function.__name__ = function.__qualname__ = name
+    return function
 
-    def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
-        keywords(f, kwargs)
-        y = f(*args, **kwargs)
+
+def _single_output_pullback(f: Any, all_partials: tuple[Any, ...], name: str,
+                            shared: Callable[..., Any] | None) -> Callable[..., Any]:
+    """``pullback_of(args, y)``: the pullback of the rule at arguments ``args`` with output ``y``."""
+    n = len(all_partials)
+
+    def pullback_of(args: tuple[Any, ...], y: Any) -> Callable[[Any], tuple[Any, ...]]:
         diff = ([differentiable(a) and not isinstance(p, NoTangent) for a, p in zip(args, all_partials)]
                 if differentiable(y) else [False] * n)
         several = sum(diff) > 1
@@ -484,8 +503,21 @@ def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords:
             return (NO, *(_argument_cotangent(partials[i], args, y, dy, i) if diff[i] else NO
                           for i in range(n)))
 
-        scalar_pullback.__name__ = scalar_pullback.__qualname__ = f"{name}_pullback"
-        return y, scalar_pullback
+        return scalar_pullback
+
+    return _named(pullback_of, f"{name}_pullback_of", "scalar_pullback", f"{name}_pullback")
+
+
+def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords: Callable[..., None],
+                         shared: Callable[..., Any] | None) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The general rrule and frule of a function with one output: the specification of the fast paths."""
+    all_partials = partials
+    pullback_of = _single_output_pullback(f, partials, name, shared)
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> Any:
+        keywords(f, kwargs)
+        y = f(*args, **kwargs)
+        return y, pullback_of(args, y)
 
     def scalar_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
         keywords(f, kwargs)
@@ -496,6 +528,160 @@ def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords:
         return y, _pushforward(partials, args, y, tangents[1:])
 
     return scalar_rrule, scalar_frule
+
+
+# ---- fast paths --------------------------------------------------------------------------------------
+# The rrules of one- and two-argument functions without shared work take a fast path for
+# real floating values: arguments that are Python floats, np.float64 or floating ndarrays
+# (an integer argument is not differentiated), a real floating output, and an output
+# cotangent that is a float, a np.float64 or a floating ndarray of the output's shape. They
+# decide by exact types, ignore floating-point errors through the context variable
+# ``floating_point`` keeps (the equivalent of np.errstate) and project without building a
+# projector. Everything else (complex or integer outputs, keywords, lists, subclasses,
+# zero, thunk, structural or wrong cotangents, a partial that gives a complex or
+# not-implemented value) goes to the general rules above, which stay the specification:
+# tests/chainrules_core/test_fast_paths.py runs both on the same inputs and compares.
+
+_ndarray = np.ndarray
+_float64 = np.float64
+_F64 = np.dtype(np.float64)
+_new = object.__new__  # a Thunk made as Thunk(fn) makes it, without the call of its __init__
+_partial = functools.partial
+_fp_state = floating_point._extobj_contextvar
+if _fp_state is not None:
+    _fp_get, _fp_set, _fp_reset = _fp_state.get, _fp_state.set, _fp_state.reset
+_quiet_states_get = floating_point._quiet_states.get
+_quiet_state = floating_point._quiet_state
+
+
+def _fast_cotangent(call: Any, args: tuple[Any, ...], y: Any, dy: Any, x: Any) -> Any:
+    """The cotangent of the argument ``x`` (one of ``args``): ``project_argument(x, conj(p) * dy)``
+    with the partial ``p = call(*args, y)``, as ``_argument_cotangent`` computes it."""
+    if _fp_state is None:  # pragma: no cover  (NumPy 1.x)
+        token = floating_point.quiet()
+    else:
+        current = _fp_get()
+        token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
+    try:
+        value = call(*args, y)
+        t = type(value)
+        if t is _float64 or t is float or (t is _ndarray and value.dtype.kind == "f"):
+            g = value * dy
+        elif isinstance(value, NotImplementedTangent):
+            return value
+        else:
+            g = conj_if_complex(value) * dy
+    finally:
+        if _fp_state is None:  # pragma: no cover
+            floating_point.restore(token)
+        else:
+            _fp_reset(token)
+    # project_argument(x, g), the common cases decided by type
+    tx = type(x)
+    if tx is _ndarray:
+        if type(g) is _ndarray:
+            shape = x.shape
+            if g.shape != shape:
+                g = unbroadcast(g, shape)
+                if type(g) is not _ndarray or g.shape != shape:
+                    return project_argument(x, g)
+            dtype = g.dtype
+            if dtype is x.dtype or dtype == x.dtype:
+                return g  # (x is a real floating array here)
+    elif tx is float or tx is _float64:
+        tg = type(g)
+        if tg is _float64:
+            return float(g)
+        if tg is float:
+            return g
+    return project_argument(x, g)
+
+
+def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., None],
+                      pullback_of: Callable[..., Any]) -> Callable[..., Any]:
+    """The rrule of a function of one argument, fast for a real floating argument and output."""
+    constant = isinstance(partial, _Constant)
+
+    def scalar_rrule(x, **kwargs):  # (not annotated: the hot path)
+        if kwargs:
+            keywords(f, kwargs)
+            y = f(x, **kwargs)
+        else:
+            y = f(x)
+        t = type(y)
+        if t is _ndarray:
+            shape = y.shape if y.dtype.kind == "f" else None
+        else:
+            shape = () if t is _float64 or t is float else None
+        t = type(x)
+        if shape is None or not (t is float or t is _float64 or (t is _ndarray and x.dtype.kind == "f")):
+            return y, pullback_of((x,), y)
+
+        def fast_pullback(dy):
+            t = type(dy)
+            if not ((dy.shape == shape and ((d := dy.dtype) is _F64 or d.kind == "f")) if t is _ndarray else (
+                    (t is float or t is _float64) and shape == ())):
+                return pullback_of((x,), y)(dy)
+            if constant:
+                return NO, _argument_cotangent(partial, (x,), y, dy, 0)
+            return NO, _fast_cotangent(partial, (x,), y, dy, x)
+
+        return y, fast_pullback
+
+    return _named(scalar_rrule, f"{name}_rrule", "fast_pullback", f"{name}_pullback")
+
+
+def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: Callable[..., None],
+                       pullback_of: Callable[..., Any]) -> Callable[..., Any]:
+    """The rrule of a function of two arguments, fast for real floating (or integer) arguments and a
+    real floating output. A constant partial (``ONE``...) is computed by the general helper."""
+    p0, p1 = partials
+    c0, c1 = not isinstance(p0, _Constant), not isinstance(p1, _Constant)
+
+    def scalar_rrule(a, b, **kwargs):  # (not annotated: the hot path)
+        if kwargs:
+            keywords(f, kwargs)
+            y = f(a, b, **kwargs)
+        else:
+            y = f(a, b)
+        t = type(y)
+        if t is _ndarray:
+            shape = y.shape if y.dtype.kind == "f" else None
+        else:
+            shape = () if t is _float64 or t is float else None
+        # each argument: 1, a real floating value; 0, an integer or boolean one (not differentiated);
+        # -1, anything else (the general path)
+        t = type(a)
+        ka = ((1 if (k := a.dtype.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
+              1 if t is float or t is _float64 else 0 if t is int or t is bool else -1)
+        t = type(b)
+        kb = ((1 if (k := b.dtype.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
+              1 if t is float or t is _float64 else 0 if t is int or t is bool else -1)
+        if shape is None or ka < 0 or kb < 0 or ka + kb == 0:
+            return y, pullback_of((a, b), y)
+
+        def fast_pullback(dy):
+            t = type(dy)
+            if not ((dy.shape == shape and ((d := dy.dtype) is _F64 or d.kind == "f")) if t is _ndarray else (
+                    (t is float or t is _float64) and shape == ())):
+                return pullback_of((a, b), y)(dy)
+            args = (a, b)
+            if ka and kb:
+                t0 = _new(Thunk)
+                t0.fn = _partial(_fast_cotangent, p0, args, y, dy, a) if c0 else _ArgumentCotangent(
+                    p0, args, y, dy, 0)
+                t1 = _new(Thunk)
+                t1.fn = _partial(_fast_cotangent, p1, args, y, dy, b) if c1 else _ArgumentCotangent(
+                    p1, args, y, dy, 1)
+                return NO, t0, t1
+            if ka:
+                return NO, (_fast_cotangent(p0, args, y, dy, a) if c0 else
+                            _argument_cotangent(p0, args, y, dy, 0)), NO
+            return NO, NO, (_fast_cotangent(p1, args, y, dy, b) if c1 else _argument_cotangent(p1, args, y, dy, 1))
+
+        return y, fast_pullback
+
+    return _named(scalar_rrule, f"{name}_rrule", "fast_pullback", f"{name}_pullback")
 
 
 def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, keywords: Callable[..., None],
@@ -668,6 +854,14 @@ def scalar_rule(f: Callable[..., Any], *partials: Any, types: Sequence[Any] | No
     else:
         normal = tuple(_normalise_partial(p, n, where, shared is not None) for p in partials)
         rrule_impl, frule_impl = _single_output_rules(f, normal, name, check, shared)
+        if shared is None and n in (1, 2) and not any(
+                isinstance(p, (NoTangent, NotImplementedTangent)) for p in normal):
+            pullback_of = _single_output_pullback(f, normal, name, None)
+            general = rrule_impl
+            rrule_impl = (_fast_unary_rrule(f, normal[0], name, check, pullback_of) if n == 1 else
+                          _fast_binary_rrule(f, (normal[0], normal[1]), name, check, pullback_of))
+            rrule_impl.general = general  # type: ignore[attr-defined]  # the specification (tests compare)
+            general.__name__ = general.__qualname__ = f"{name}_general_rrule"
         nout = 1
     rrule_impl.__name__ = rrule_impl.__qualname__ = f"{name}_rrule"
     frule_impl.__name__ = frule_impl.__qualname__ = f"{name}_frule"

@@ -480,8 +480,17 @@ class LU:
         self.batch_shape = a.shape[:-2]
         getrf, self._getrs, self._getri, self._getri_lwork = lapack_functions(
             ("getrf", "getrs", "getri", "getri_lwork"), a.dtype)
-        self.lu: list[np.ndarray] = []
-        self.piv: list[np.ndarray] = []
+        self.lu: list[np.ndarray]
+        self.piv: list[np.ndarray]
+        if a.ndim == 2 and self.n:  # one matrix (the common case): the loop below without its reshapes
+            lu, piv, info = getrf(a)
+            if info < 0:  # pragma: no cover  (an invalid argument: a bug, not a property of a)
+                raise ValueError(f"LAPACK getrf: illegal value in argument {-info}")
+            self.lu, self.piv = [lu], [piv]
+            self.singular = np.array(info > 0)
+            return
+        self.lu = []
+        self.piv = []
         singular = []
         for m in a.reshape((math.prod(self.batch_shape), self.n, self.n)):
             if self.n == 0:
@@ -523,6 +532,8 @@ class LU:
         if n == 0 or b.size == 0:
             return np.zeros(np.broadcast_shapes(self.batch_shape, b.shape[:-2]) + (n, k), dtype=self.dtype)
         if not self.batch_shape:  # one matrix: every right-hand side of the stack in one call
+            if b.ndim == 2:  # (n, k): LAPACK's layout already
+                return self._getrs(self.lu[0], self.piv[0], b, trans=trans)[0]
             cols = np.moveaxis(b, -2, 0).reshape(n, -1)
             x = self._getrs(self.lu[0], self.piv[0], cols, trans=trans)[0]
             return np.moveaxis(x.reshape((n,) + b.shape[:-2] + (k,)), 0, -2)

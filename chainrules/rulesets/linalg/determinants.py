@@ -22,7 +22,10 @@ reverse mode algorithmic differentiation", section 2.2.3; ChainRules.jl's ``det`
 
 Stacks of many small matrices (order ``<= 16``) go through NumPy's batched routines instead
 (``slogdet`` forwards, ``inv`` in the pullback, so a second factorization, in C): a Python
-loop over LAPACK calls would cost far more than the arithmetic.
+loop over LAPACK calls would cost far more than the arithmetic. So does ``np.linalg.det`` of
+one float64 matrix of order ``<= 16`` with a nonzero determinant (NumPy's ``det``, then
+``inv`` in the pullback of a float cotangent): at that size the second factorization costs
+less than keeping the first from Python.
 
 Results equal NumPy's and SciPy's within rounding (both are ``sign * exp(logabsdet)`` from
 the pivots, as NumPy computes ``det``; SciPy multiplies the pivots); float32 is computed in
@@ -32,6 +35,7 @@ input's dtype. Integer input is computed as float64 and gets ``NoTangent()``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -41,6 +45,7 @@ from chainrules.rulesets._samples import well_conditioned
 from chainrules.rulesets.linalg._utils import (
     LU,
     NO,
+    SMALL,
     SmallStack,
     factorize,
     linalg_dtype,
@@ -169,6 +174,37 @@ def _numpy_det(lu: LU | SmallStack) -> np.ndarray:
     return sign * np.exp(logabsdet)
 
 
+_F64 = np.dtype(np.float64)
+
+
+def _small_det_rrule(a: np.ndarray) -> Any:
+    """The rrule of ``np.linalg.det`` for one small float64 matrix (order ``<= SMALL``), or ``None``.
+
+    At that size refactorizing costs less than keeping factors from Python: the output is
+    NumPy's own ``det(A)`` and the pullback of a float cotangent ``dy * det(A) * inv(A)^T``
+    (NumPy's ``inv``, as the general rule computes it from its LU factors when the
+    determinant is nonzero). ``None`` (the general rule) for a zero or non-finite
+    determinant; the pullback hands every cotangent that is not a float, and a matrix NumPy
+    finds singular, to the general rule's pullback. Tested against the general rule
+    (``tests/chainrules/rulesets/linalg/test_fast_paths.py``).
+    """
+    det = np.linalg.det(a)
+    if not (det != 0.0 and math.isfinite(det)):
+        return None
+
+    def det_pullback(dy: Any) -> tuple[Any, Any]:
+        t = type(dy)
+        if t is float or t is np.float64:
+            try:
+                inverse = np.linalg.inv(a)
+            except np.linalg.LinAlgError:  # pragma: no cover  (a zero pivot gives det == 0, handled above)
+                return _general_det_rrule(a)[1](dy)
+            return NO, (dy * det) * inverse.T
+        return _general_det_rrule(a)[1](dy)
+
+    return det, det_pullback
+
+
 @rrule.register(np.linalg.det, np.ndarray)
 def det_rrule(a: np.ndarray) -> Any:
     """Reverse rule of ``np.linalg.det(A)``: ``dA = dy * adj(A)^H``, from the primal's LU factors.
@@ -182,6 +218,15 @@ def det_rrule(a: np.ndarray) -> Any:
     (np.float64(-2.0...), array([[ 4., -3.],
            [-2.,  1.]]))
     """
+    if a.dtype is _F64 and a.ndim == 2 and 0 < a.shape[0] == a.shape[1] <= SMALL and type(a) is np.ndarray:
+        fast = _small_det_rrule(a)
+        if fast is not None:
+            return fast
+    return _general_det_rrule(a)
+
+
+def _general_det_rrule(a: np.ndarray) -> Any:
+    """:func:`det_rrule` without its small-matrix fast path: the specification the fast path is tested against."""
     lu = _square_lu(np.linalg.det, a)
     if lu is None:
         return None

@@ -14,7 +14,8 @@ section 2.3.1): ``db = A^{-H} dx`` (one solve with the adjoint matrix) and
   (``?getrs`` with ``trans='C'``): ``O(n^2)`` per right-hand side, no second factorization.
   A singular ``A`` raises NumPy's own ``LinAlgError`` in the primal. (Stacks of many small
   matrices, order ``<= 16``, use NumPy's batched ``solve`` both ways: cheaper than a Python
-  loop over LAPACK calls.)
+  loop over LAPACK calls. So does ``np.linalg.solve`` of one float64 matrix of order
+  ``<= 16``: at that size a second factorization in C costs less than keeping one from Python.)
 * ``scipy.linalg.solve``: the primal is SciPy's own call (its structure detection, its
   ill-conditioning warnings and errors are kept); SciPy does not return its factorization,
   so the adjoint solve is one more SciPy solve with the adjoint matrix and the same
@@ -76,6 +77,7 @@ from chainrules.rulesets._samples import spd, well_conditioned
 from chainrules.rulesets.linalg._utils import (
     LU,
     NO,
+    SMALL,
     SmallStack,
     assumed_structure,
     conj,
@@ -181,6 +183,43 @@ def _lu_solve_tangent(lu: LU | SmallStack, x: np.ndarray, da: Any, db: Any, vect
     return solve_columns(lu.solve, rhs, vector)
 
 
+_F64 = np.dtype(np.float64)
+
+
+def _small_solve_rrule(a: np.ndarray, b: np.ndarray) -> Any:
+    """The rrule of ``np.linalg.solve`` for one small float64 matrix (order ``<= SMALL``) and a float64
+    right-hand side ``(n,)`` or ``(n, k)``, or ``None``.
+
+    At that size refactorizing costs less than keeping factors from Python: the output is
+    NumPy's own ``solve(A, b)``, and the pullback of a float64 cotangent ``dx`` of the
+    output's shape solves ``A^T db = dx`` with NumPy's ``solve`` (once, when the first of its
+    two thunks is read) and returns ``dA = -db x^T`` and ``db`` as the general rule does.
+    ``None`` (the general rule, which raises NumPy's error) for a matrix NumPy finds
+    singular; every other cotangent goes to the general rule's pullback. Tested against the
+    general rule (``tests/chainrules/rulesets/linalg/test_fast_paths.py``).
+    """
+    try:
+        x = np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        return None
+    vector = b.ndim == 1
+
+    def solve_pullback(dy: Any) -> tuple[Any, Any, Any]:
+        if type(dy) is not np.ndarray or dy.dtype is not _F64 or dy.shape != x.shape:
+            return _general_solve_rrule(a, b)[1](dy)
+        solved: list[np.ndarray] = []
+
+        def adjoint() -> np.ndarray:
+            if not solved:
+                solved.append(np.linalg.solve(a.T, dy))
+            return solved[0]
+
+        da = Thunk(lambda: -(adjoint()[:, None] * x) if vector else -(adjoint() @ x.T))
+        return NO, da, Thunk(adjoint)
+
+    return x, solve_pullback
+
+
 @rrule.register(np.linalg.solve, np.ndarray, np.ndarray)
 def solve_rrule(a: np.ndarray, b: np.ndarray) -> Any:
     """Reverse rule of ``np.linalg.solve(A, b)``: ``db = A^{-H} dx`` with the primal's LU factors, ``dA = -db x^H``.
@@ -195,6 +234,16 @@ def solve_rrule(a: np.ndarray, b: np.ndarray) -> Any:
     (array([1., 1.]), array([[-0.5 , -0.5 ],
            [-0.25, -0.25]]), array([0.5 , 0.25]))
     """
+    if (a.dtype is _F64 and b.dtype is _F64 and a.ndim == 2 and 0 < a.shape[0] == a.shape[1] <= SMALL
+            and 0 < b.ndim <= 2 and b.shape[0] == a.shape[0] and type(a) is np.ndarray and type(b) is np.ndarray):
+        fast = _small_solve_rrule(a, b)
+        if fast is not None:
+            return fast
+    return _general_solve_rrule(a, b)
+
+
+def _general_solve_rrule(a: np.ndarray, b: np.ndarray) -> Any:
+    """:func:`solve_rrule` without its small-matrix fast path: the specification the fast path is tested against."""
     solved = _factorized_solve(np.linalg.solve, a, b)
     if solved is None:
         return None

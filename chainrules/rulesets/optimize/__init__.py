@@ -2,9 +2,12 @@
 
 One module per family: :mod:`.roots` (root, fsolve), :mod:`.scalar_roots` (root_scalar,
 brentq, brenth, ridder, bisect, toms748, newton), :mod:`.fixed_points` (fixed_point),
-:mod:`.minimize` (minimize, minimize_scalar), :mod:`.least_squares` (least_squares,
+:mod:`.minimize` (minimize, minimize_scalar), :mod:`.legacy_minimizers` (fmin, fmin_powell,
+fmin_cg, fmin_bfgs, fmin_ncg, fmin_l_bfgs_b, fmin_tnc, fmin_slsqp, fminbound, brent, golden: minimize's
+rules at the point they return), :mod:`.bounded_least_squares` (nnls, lsq_linear),
+:mod:`.isotonic` (isotonic_regression), :mod:`.least_squares` (least_squares, leastsq,
 curve_fit), :mod:`.global_optimizers` (basinhopping, differential_evolution,
-dual_annealing, shgo, direct), :mod:`.linear_programs` (linprog, milp) and
+dual_annealing, shgo, brute, direct), :mod:`.linear_programs` (linprog, milp), :mod:`.quadratic_assignment` and
 :mod:`.non_differentiable` (linear_sum_assignment) and :mod:`.rosenbrock` (the Rosenbrock test
 function and its derivatives).
 What they share (the linearisation through the config, the linear solves, reading the

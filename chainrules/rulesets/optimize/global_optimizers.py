@@ -1,4 +1,5 @@
-"""Global optimisers: ``basinhopping``, ``differential_evolution``, ``dual_annealing``, ``shgo`` and ``direct``.
+"""Global optimisers: ``basinhopping``, ``differential_evolution``, ``dual_annealing``, ``shgo``, ``brute`` and
+``direct``.
 
 What each returns decides what has a derivative:
 
@@ -10,14 +11,22 @@ What each returns decides what has a derivative:
   compare objective values, which move continuously). Its derivative is that of
   ``minimize``'s rule at the returned point (:mod:`chainrules.rulesets.optimize.minimize`):
   stationarity of the gradient, bounds by their active set, inactive inequality constraints
-  ignored, active ones ``not_implemented``. Where two basins tie (the parameters at which
-  the search switches basins) there is no derivative, and nothing tells the rule.
+  ignored, active ones through the KKT system (a returned point that is not a KKT point of
+  its active constraints raises: ``shgo`` can report success at one). Where two basins tie
+  (the parameters at which the search switches basins) there is no derivative, and nothing
+  tells the rule.
 * ``differential_evolution(polish=False)``, ``dual_annealing(no_local_search=True)`` and
   ``direct`` (which never polishes) return the best point the search sampled: a population
   member or the centre of a hyperrectangle. It is piecewise constant in the objective's
   parameters and is not a stationary point, so an implicit derivative would be wrong: the
   rules give ``not_implemented``, with the workaround: polish with ``minimize(x0=res.x)``
   and differentiate that call. ``integrality`` in ``differential_evolution`` likewise.
+* ``brute`` returns its best grid point polished by ``finish`` (``fmin`` by default): the rule
+  is ``minimize``'s at that point, with ``finish=None`` ``not_implemented`` (a grid point). It
+  does not return its ``finish``'s convergence flag, so the result must pass the Newton-step
+  certification of :mod:`~chainrules.rulesets.optimize.minimize` (a step below ``1e-8``
+  relative): ``fmin``'s default ``xtol=1e-4`` does not, and the pullback raises; pass a
+  ``finish`` with tight tolerances. ``Jout`` (the objective on the grid) is ``not_implemented``.
 
 The parameters are ``args`` (``basinhopping``: ``minimizer_kwargs['args']``, its cotangent a
 ``Tangent`` of the dict when ``minimizer_kwargs`` is passed by position); ``x0`` gets
@@ -202,11 +211,13 @@ def _make_rules(spec: _Spec) -> None:
         dparam: Any = unthunk(tangents[k]) if len(tangents) > k else ZERO
         if spec.parameter == "minimizer_kwargs" and not is_zero(dparam):
             dparam = dparam["args"] if isinstance(dparam, Tangent) else dict(dparam).get("args", ZERO)
-        if is_zero(dfun) and is_zero(dparam):
+        kb = spec.names.index("bounds") + 1 if "bounds" in spec.names else len(tangents)
+        dbounds = tangents[kb] if kb < len(tangents) else None
+        if is_zero(dfun) and is_zero(dparam) and is_zero(dbounds):
             return res, ZERO
         minimum = spec.minimum(config, func, res, params)
         try:
-            dx, dvalue, dgrad = minimum.tangents(dfun, None, dparam)
+            dx, dvalue, dgrad = minimum.tangents(dfun, None, dparam, dbounds)
         except MissingDerivative as missing:
             return res, missing.tangent
         values: dict[str, Any] = {"x": shaped(dx, res.x), "fun": dvalue}
@@ -272,6 +283,115 @@ def _carries(func: Any) -> bool:
     return not carries_no_values(func)
 
 
+# ---- brute: a grid search, polished by its finish -------------------------------------------------------------
+_BRUTE = "scipy.optimize.brute"
+_BRUTE_NAMES = ("func", "ranges", "args", "Ns", "full_output", "finish", "disp", "workers")
+_GRID = (f"{_BRUTE} without finish returns the best grid point, which is piecewise constant in the objective's "
+         "parameters and not a stationary point: no implicit derivative; polish it (finish=, or minimize(x0=...))")
+_JOUT = (f"{_BRUTE}: the derivative of Jout (the objective on the whole grid, a vector-Jacobian product of func at "
+         "every grid point) is not implemented")
+
+
+def _brute_minimum(config: Any, func: Any, out: Any, params: dict[str, Any]) -> _Minimum:
+    x = out[0] if isinstance(out, tuple) else out
+    unsupported = None if params["finish"] is not None else _GRID
+    # brute does not return its finish's flag: the Newton step from the point certifies it (success=False)
+    return _Minimum(_BRUTE, config, func, x, params["args"], None, None, None, None, False,
+                    f"brute does not report whether its finish ({getattr(params['finish'], '__name__', 'finish')}) "
+                    "converged", unsupported=unsupported)
+
+
+def _brute_cotangents(npos: int, params: dict[str, Any], dfun: Any, dargs: Any) -> tuple[Any, ...]:
+    out: list[Any] = [NO]
+    for name in _BRUTE_NAMES[:npos]:
+        out.append({"func": dfun, "args": dargs, "ranges": zero_cotangent(params["ranges"])}.get(name, NO))
+    return tuple(out)
+
+
+def _read_brute(dy: Any, out: Any) -> Any:
+    """``(x_bar, fval_bar)`` (``None`` for zeros), a zero, or a not-implemented tangent."""
+    from chainrules_core import ProjectionError, backing, read_cotangent
+
+    dy = unthunk(dy)
+    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
+        return dy
+    if not isinstance(out, tuple):
+        xbar = read_cotangent(dy, out, scipy.optimize.brute, "cotangent of x0")
+        return xbar if isinstance(xbar, NotImplementedTangent) else (
+            None if isinstance(xbar, AbstractZero) else xbar, None)
+    parts = backing(dy) if isinstance(dy, Tangent) and dy.primal_type is tuple else dy
+    if not isinstance(parts, (tuple, list)) or len(parts) != 4:
+        raise ProjectionError(f"{_BRUTE} pullback: output cotangent is a {type(dy).__name__}, expected a Tangent of "
+                              "the 4-tuple (x0, fval, grid, Jout)")
+    bars = [read_cotangent(part, value, scipy.optimize.brute, f"cotangent of output {k}")
+            for k, (part, value) in enumerate(zip(parts, out))]
+    for bar in bars:
+        if isinstance(bar, NotImplementedTangent):
+            return bar
+    if not isinstance(bars[3], AbstractZero) and np.any(bars[3]):
+        return not_implemented(_JOUT)
+    return tuple(None if isinstance(bar, AbstractZero) else bar for bar in bars[:2])
+
+
+@rrule.register(scipy.optimize.brute, object, object, config=HasReverseMode)
+def brute_rrule(config: Any, func: Any, ranges: Any, *rest: Any, **kwargs: Any) -> Any:
+    """Reverse rule of ``scipy.optimize.brute``: ``minimize``'s implicit derivative at the point its ``finish``
+    returns (``not_implemented`` with ``finish=None``: a grid point).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.optimize
+    >>> from chainrules import rrule, RulesOnlyConfig
+    >>> from chainrules.rulesets.optimize import _problems, register_gradient
+    >>> _problems.register()                           # x**4 / 4 + x**2 / 2 - t x: x**3 + x = t
+    >>> register_gradient(_problems.quartic, _problems.quartic_gradient)
+    >>> def finish(func, x0, args=(), full_output=0, disp=0):     # fmin, to a tolerance fit for a derivative
+    ...     return scipy.optimize.fmin(func, x0, args, xtol=1e-13, ftol=1e-15, full_output=full_output, disp=disp)
+    >>> x, pullback = rrule(RulesOnlyConfig(), scipy.optimize.brute, _problems.quartic, ((-3.0, 3.0),), (2.0,),
+    ...                     finish=finish)
+    >>> np.round(x, 8), np.round(pullback(np.ones(1))[3][0], 8)    # dx/dt = 1 / (3 x**2 + 1)
+    (array([1.]), np.float64(0.25))
+    """
+    out = scipy.optimize.brute(func, ranges, *rest, **kwargs)
+    params = bind(scipy.optimize.brute, (func, ranges, *rest), kwargs)
+    npos = 2 + len(rest)
+    minimum = _brute_minimum(config, func, out, params)
+
+    def brute_pullback(dy: Any) -> tuple[Any, ...]:
+        bars = _read_brute(dy, out)
+        if isinstance(bars, NotImplementedTangent):
+            return _brute_cotangents(npos, params, minimum.missing_fun(bars), minimum.missing_args(bars))
+        if isinstance(bars, AbstractZero) or all(v is None for v in bars):
+            return _brute_cotangents(npos, params, NO, args_zero_cotangent(params["args"]))
+        try:
+            dfun, dargs, _ = minimum.cotangents(bars[0], bars[1], None)
+        except MissingDerivative as missing:
+            t = missing.tangent
+            return _brute_cotangents(npos, params, minimum.missing_fun(t), minimum.missing_args(t))
+        return _brute_cotangents(npos, params, dfun, args_cotangent(params["args"], dargs))
+
+    return out, brute_pullback
+
+
+@frule.register(scipy.optimize.brute, object, object, config=HasForwardsMode)
+def brute_frule(config: Any, tangents: Any, func: Any, ranges: Any, *rest: Any, **kwargs: Any) -> Any:
+    """Forward rule of ``scipy.optimize.brute``: ``minimize``'s at the polished point."""
+    out = scipy.optimize.brute(func, ranges, *rest, **kwargs)
+    params = bind(scipy.optimize.brute, (func, ranges, *rest), kwargs)
+    dfun = tangents[1] if len(tangents) > 1 else NO
+    dargs = tangents[3] if len(tangents) > 3 else ZERO
+    if is_zero(dfun) and is_zero(dargs):
+        return out, ZERO
+    minimum = _brute_minimum(config, func, out, params)
+    try:
+        dx, dvalue, _ = minimum.tangents(dfun, None, dargs)
+    except MissingDerivative as missing:
+        return out, missing.tangent
+    if not isinstance(out, tuple):
+        return out, shaped(dx, out)
+    return out, Tangent(tuple, shaped(dx, out[0]), dvalue, NO, not_implemented(_JOUT))
+
+
 # ---- samples -------------------------------------------------------------------------------------------------------
 def _solution(res: Any) -> tuple[Any, Any]:
     return res.x, res.fun
@@ -323,3 +443,18 @@ def _direct_samples(rng: np.random.Generator) -> Iterator[Sample]:
     yield Sample(np.sum, PrimalAndTangent([(-1.0, 1.0), (-2.0, 1.0)], NO), fkwargs={"maxfun": 200},
                  label="a function without parameters: nothing to differentiate")
 
+
+def _tight_bfgs(func: Any, x0: Any, args: tuple[Any, ...] = (), full_output: int = 0, disp: bool = False) -> Any:
+    """brute's finish: fmin_bfgs with the objective's gradient, to a tolerance fit for a derivative (brute passes
+    ``full_output`` and ``disp`` only to a finish whose signature names them)."""
+    return scipy.optimize.fmin_bfgs(func, x0, _problems.objective_gradient, args, gtol=1e-12, full_output=full_output,
+                                    disp=disp)
+
+
+@sample_inputs(scipy.optimize.brute)
+def _brute_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    a, b = _problem(rng)
+    ranges = ((-2.0, 2.0), (-2.0, 2.0))  # the polished point does not move with the grid: ZeroTangent()
+    yield Sample(_problems.objective, ranges, (a, b), 7, fkwargs={"finish": _tight_bfgs},
+                 label="finish: fmin_bfgs with the gradient", config=RulesOnlyConfig(), gauge_invariant=None,
+                 fdm=_NOISY, rtol=1e-5, atol=1e-5)

@@ -898,3 +898,140 @@ def _curve_fit_samples(rng: np.random.Generator) -> Iterator[Sample]:
     covariance = 0.25 * np.eye(t.size) + 0.05 * np.exp(-np.abs(np.subtract.outer(t, t)))
     yield Sample(_problems.exp_decay, t, y, np.ones(2), covariance, PrimalAndTangent(True, NO),
                  fkwargs={"jac": jac, **tight}, label="a covariance sigma, absolute_sigma", **check)
+
+
+# ---- leastsq (the legacy interface of MINPACK's lmdif/lmder) ------------------------------------------------------
+_LEASTSQ = "scipy.optimize.leastsq"
+_LEASTSQ_NAMES = ("func", "x0", "args", "Dfun", "full_output", "col_deriv", "ftol", "xtol", "gtol", "maxfev",
+                  "epsfcn", "factor", "diag")
+_COV_X = (f"{_LEASTSQ}: the derivative of cov_x (inv(J^T J) at the solution, whose derivative needs the model's "
+          "second derivatives along the solution's) is not implemented; curve_fit's pcov has one")
+
+
+class _Leastsq(_LeastSquares):
+    """One ``leastsq`` call: ``least_squares``' problem (``loss='linear'``, no bounds), MINPACK's outputs."""
+
+    def __init__(self, config: Any, out: tuple[Any, ...], params: dict[str, Any]) -> None:
+        ier = int(out[-1])
+        message = out[3] if params["full_output"] else f"ier {ier}"
+        res = scipy.optimize.OptimizeResult(x=np.asarray(out[0]), success=ier in (1, 2, 3, 4), status=ier,
+                                            message=message)
+        super().__init__(config, res, {"fun": params["func"], "args": params["args"]})
+        self.leastsq_params = params
+
+    def fit(self) -> _Fit:
+        if self._fit is None:
+            if not self.res.success:
+                raise ImplicitDerivativeError(f"{_LEASTSQ} did not converge ({self.res.message}): the implicit "
+                                              "derivative at a point that is not a solution would be wrong")
+            params = self.leastsq_params
+            jac = None if params["col_deriv"] else params["Dfun"]  # col_deriv: the transposed Jacobian
+            model = _Model(self.config, self.fun, self.res.x, self.items, False)
+            self._fit = _Fit(_LEASTSQ, model, None, None, jac, None)
+        return self._fit
+
+
+def _leastsq_cotangents(npos: int, params: dict[str, Any], dfun: Any, dargs: Any) -> tuple[Any, ...]:
+    out: list[Any] = [NO]
+    for name in _LEASTSQ_NAMES[:npos]:
+        out.append({"func": dfun, "x0": zero_cotangent(params["x0"]), "args": dargs}.get(name, NO))
+    return tuple(out)
+
+
+def _read_leastsq(dy: Any, out: tuple[Any, ...]) -> Any:
+    """``(x_bar, fvec_bar)`` (``None`` for zeros), a zero, or a not-implemented tangent."""
+    dy = unthunk(dy)
+    if isinstance(dy, (AbstractZero, NotImplementedTangent)):
+        return dy
+    parts = backing(dy) if isinstance(dy, Tangent) and dy.primal_type is tuple else dy
+    if not isinstance(parts, (tuple, list)) or len(parts) != len(out):
+        raise ProjectionError(f"{_LEASTSQ} pullback: output cotangent is a {type(dy).__name__}, expected a Tangent "
+                              f"of the {len(out)}-tuple it returned")
+    xbar = read_cotangent(parts[0], out[0], scipy.optimize.leastsq, "cotangent of output 0 (x)")
+    if isinstance(xbar, NotImplementedTangent):
+        return xbar
+    fvec_bar = None
+    if len(out) == 5:
+        if out[1] is not None:
+            cov_bar = read_cotangent(parts[1], out[1], scipy.optimize.leastsq, "cotangent of output 1 (cov_x)")
+            if isinstance(cov_bar, NotImplementedTangent):
+                return cov_bar
+            if not isinstance(cov_bar, AbstractZero) and np.any(cov_bar):
+                return not_implemented(_COV_X)
+        info = read_result_cotangent(parts[2], out[2], ("fvec",), _LEASTSQ)
+        if isinstance(info, NotImplementedTangent):
+            return info
+        if not isinstance(info, AbstractZero):
+            fvec_bar = info["fvec"]
+    return (None if isinstance(xbar, AbstractZero) else xbar), fvec_bar
+
+
+@rrule.register(scipy.optimize.leastsq, object, object, config=HasReverseMode)
+def leastsq_rrule(config: Any, func: Any, x0: Any, *rest: Any, **kwargs: Any) -> Any:
+    """Reverse rule of ``scipy.optimize.leastsq``: ``least_squares``' at the point it returns (``x``, and with
+    ``full_output`` the residual ``infodict['fvec']``; ``cov_x`` is ``not_implemented``).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.optimize
+    >>> from chainrules import rrule, RulesOnlyConfig, Tangent, NoTangent
+    >>> from chainrules.rulesets.optimize import _problems
+    >>> _problems.register()                        # p0 exp(-p1 t) - y, with rules
+    >>> t = np.linspace(0.0, 2.0, 5)
+    >>> y = 2.0 * np.exp(-1.5 * t)                   # exact data: the fit is (2, 1.5)
+    >>> (x, ier), pullback = rrule(RulesOnlyConfig(), scipy.optimize.leastsq, _problems.exp_decay_residual,
+    ...                            np.ones(2), (t, y), xtol=1e-14, ftol=1e-14)
+    >>> np.round(x, 10), ier in (1, 2, 3, 4)
+    (array([2. , 1.5]), True)
+    """
+    out = scipy.optimize.leastsq(func, x0, *rest, **kwargs)
+    params = bind(scipy.optimize.leastsq, (func, x0, *rest), kwargs)
+    npos = 2 + len(rest)
+    problem = _Leastsq(config, out, params)
+
+    def leastsq_pullback(dy: Any) -> tuple[Any, ...]:
+        bars = _read_leastsq(dy, out)
+        if isinstance(bars, NotImplementedTangent):
+            return _leastsq_cotangents(npos, params, NO if carries_no_values(func) else bars,
+                                       _missing_for(params["args"], bars))
+        if isinstance(bars, AbstractZero) or all(v is None for v in bars):
+            return _leastsq_cotangents(npos, params, NO, args_zero_cotangent(params["args"]))
+        try:
+            dfun, dargs = problem.cotangents(bars[0], None, bars[1])
+        except MissingDerivative as missing:
+            return _leastsq_cotangents(npos, params, NO if carries_no_values(func) else missing.tangent,
+                                       _missing_for(params["args"], missing.tangent))
+        return _leastsq_cotangents(npos, params, dfun if not carries_no_values(func) or not is_zero(dfun) else NO,
+                                   args_cotangent(params["args"], dargs))
+
+    return out, leastsq_pullback
+
+
+@frule.register(scipy.optimize.leastsq, object, object, config=HasForwardsMode)
+def leastsq_frule(config: Any, tangents: Any, func: Any, x0: Any, *rest: Any, **kwargs: Any) -> Any:
+    """Forward rule of ``scipy.optimize.leastsq``: ``(J^T J + C) dx = -(mixed derivatives) dargs``."""
+    out = scipy.optimize.leastsq(func, x0, *rest, **kwargs)
+    params = bind(scipy.optimize.leastsq, (func, x0, *rest), kwargs)
+    dfun = tangents[1] if len(tangents) > 1 else NO
+    dargs = tangents[3] if len(tangents) > 3 else ZERO
+    if is_zero(dfun) and is_zero(dargs):
+        return out, ZERO
+    try:
+        dx, _, de = _Leastsq(config, out, params).tangents(dfun, dargs)
+    except MissingDerivative as missing:
+        return out, missing.tangent
+    dx = dx.reshape(np.shape(out[0]))
+    if len(out) == 2:
+        return out, Tangent(tuple, dx, NO)
+    dcov = NO if out[1] is None else not_implemented(_COV_X)
+    return out, Tangent(tuple, dx, dcov, result_tangent(out[2], {"fvec": de}), NO, NO)
+
+
+@sample_inputs(scipy.optimize.leastsq)
+def _leastsq_samples(rng: np.random.Generator) -> Iterator[Sample]:
+    _problems.register()
+    t, y = _decay_data(rng)
+    check: dict[str, Any] = {"config": RulesOnlyConfig(), "gauge_invariant": lambda out: out[0], "fdm": _NOISY,
+                             "rtol": 1e-5, "atol": 1e-6}
+    yield Sample(_problems.exp_decay_residual, np.ones(2), (t, y), _problems.exp_decay_jacobian,
+                 fkwargs={"xtol": 1e-15, "ftol": 1e-15}, label="Dfun by position", **check)

@@ -43,11 +43,30 @@ the AD's own ``H u`` (corrected, with a warning, where it disagrees), as ``root`
 ``jac``. The solve itself is that of :mod:`chainrules.rulesets.optimize._implicit` on the
 free variables (``H`` formed for a few of them, MINRES first above).
 
-**Constraints** (``constraints=`` of COBYLA, COBYQA, SLSQP, trust-constr): inequality
-constraints that are inactive at the solution (slack above ``1e-7 (1 + |bound|)``) do not
-change the local solution, and the rule proceeds as without them; an equality constraint,
-or an active inequality, makes every cotangent ``not_implemented`` (the KKT system with the
-constraints' multipliers and second derivatives is not implemented).
+**Constraints** (``constraints=`` of COBYLA, COBYQA, SLSQP, trust-constr: dicts, ``LinearConstraint``,
+``NonlinearConstraint``). Inequality constraints that are inactive at the solution (slack above
+``1e-7 (1 + |bound|)``) do not change the local solution and are ignored. The active ones
+(equalities, inequalities at a bound, and with them the active ``bounds`` as rows ``x_i = bound_i``)
+enter the KKT system of the Lagrangian ``L = f - lam . c``: differentiating ``grad f - J_c^T lam = 0``
+and ``c(x*) = const`` gives ``[[H_L, -J_c^T], [J_c, 0]] [dx; dlam] = [-M dtheta; 0]`` with
+``H_L = H_f - sum_i lam_i d^2 c_i`` (Gould et al. 2016, section 4, equality constraints;
+Fiacco 1976, "Sensitivity analysis for nonlinear programming using penalty methods", Math.
+Programming 10, the basic sensitivity theorem, which needs LICQ, strict complementarity and
+second-order sufficiency). Reverse mode solves the transposed system for ``[x_bar; 0]``.
+``J_c`` comes from pullbacks of the constraint functions, ``lam`` from least squares on
+``J_c^T lam = grad f``, ``sum_i lam_i d^2 c_i`` from ``n`` second-order products of
+``x -> lam . c(x)`` through the config (zero for linear constraints, so a
+:class:`~chainrules_core.RulesOnlyConfig` handles ``LinearConstraint`` without rules for anything but
+the objective). The constraints' own ``args`` and bounds are constants (they sit inside keywords).
+Degenerate solutions get ``not_implemented`` with the reason: active constraints whose gradients are
+linearly dependent (LICQ fails: smallest singular value of ``J_c`` below ``1e-9`` of the largest),
+or an active inequality with a zero multiplier (below ``1e-6 max(1, max|grad f|)``: weakly active,
+only one-sidedly differentiable). A multiplier of the wrong sign (not a minimum), a gradient outside
+the span of the active constraints' (not a KKT point) and a singular KKT matrix raise
+:class:`~chainrules.rulesets.optimize.ImplicitDerivativeError`. A result reported as failed stands
+when the Newton step on the KKT conditions from it is below ``CERTIFIED`` (SLSQP's "Positive
+directional derivative for linesearch" at a tolerance it cannot reach). The gradient field moves as
+``H dx + M dtheta``.
 
 Outputs: an ``OptimizeResult``; its differentiable fields are ``x``, ``fun`` and the
 gradient field. Solver internals (``hess_inv``, ``final_simplex``, ``direc``, ``hess``,
@@ -69,10 +88,12 @@ takes the Newton step ``-f'/f''`` from ``x*`` and raises if it leaves the interv
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import scipy.linalg
 import scipy.optimize
 
 from chainrules.rulesets.arrays.higher_order import carries_no_values
@@ -109,6 +130,7 @@ from chainrules_core import (
     Tangent,
     ZeroTangent,
     frule,
+    frule_via_ad,
     not_implemented,
     rrule,
     rrule_via_ad,
@@ -127,6 +149,7 @@ _ZERO_MULTIPLIER = 1e-8
 _SLACK = 1e-7
 _WHAT = "the Hessian of the objective (on the free variables)"
 
+_UNSET: Any = object()
 _GRADIENTS: dict[Any, Callable[..., Any]] = {}
 _lock = threading.Lock()
 
@@ -348,34 +371,327 @@ def _free_variables(name: str, x: np.ndarray, g: np.ndarray, bounds: Any) -> np.
     return free
 
 
-def _constraint_status(constraints: Any, x: np.ndarray) -> str | None:
-    """``None`` when every constraint is inactive at ``x`` (the unconstrained rule holds), else the reason."""
+def _constraint_items(constraints: Any) -> list[Any]:
     if constraints is None:
+        return []
+    if isinstance(constraints, (dict, scipy.optimize.NonlinearConstraint, scipy.optimize.LinearConstraint)):
+        return [constraints]
+    return list(constraints)
+
+
+class _Piece:
+    """The active components of one constraint at the solution: ``c(x)[index] = target``.
+
+    ``sides[j]`` is the sign the multiplier of component ``index[j]`` must have at a minimum (the
+    Lagrangian is ``f - lam . c``): ``+1`` at a lower bound (``c >= lb``, SciPy's ``'ineq'``), ``-1`` at
+    an upper bound, ``0`` for an equality (either sign).
+    """
+
+    def __init__(self, what: str, fun: Any, args: tuple[Any, ...], index: np.ndarray, sides: np.ndarray,
+                 gap: np.ndarray, scalar: bool, matrix: np.ndarray | None = None) -> None:
+        self.what = what
+        self.gap = gap  # c(x)[index] - target (the solver's constraint violation)
+        self.fun = fun
+        self.args = args
+        self.index = index
+        self.sides = sides
+        self.scalar = scalar
+        self.matrix = matrix  # the rows of a LinearConstraint or of active bounds (no curvature)
+        self.live = False  # its args are the objective's (differentiated): fmin_slsqp's and fmin_cobyla's constraints
+
+
+def _two_sided(value: np.ndarray, lb: Any, ub: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The active components of ``lb <= value <= ub``, their sides and their gaps, or ``None``."""
+    lb = np.broadcast_to(np.asarray(lb, dtype=np.float64), value.shape)
+    ub = np.broadcast_to(np.asarray(ub, dtype=np.float64), value.shape)
+    with np.errstate(invalid="ignore"):
+        at_lb = np.isfinite(lb) & (value - lb <= _SLACK * (1 + np.abs(lb)))
+        at_ub = np.isfinite(ub) & (ub - value <= _SLACK * (1 + np.abs(ub)))
+    active = at_lb | at_ub
+    if not np.any(active):
         return None
-    items = [constraints] if isinstance(constraints, (dict, scipy.optimize.NonlinearConstraint,
-                                                      scipy.optimize.LinearConstraint)) else list(constraints)
-    for k, c in enumerate(items):
+    index = np.flatnonzero(active)
+    sides = np.where(at_lb & at_ub, 0.0, np.where(at_lb, 1.0, -1.0))[index]
+    gap = np.where(at_lb, value - lb, value - ub)[index]
+    return index, sides, gap
+
+
+def _active_pieces(constraints: Any, x: np.ndarray) -> list[_Piece]:
+    """The active components of ``constraints`` at ``x``: equalities, and inequalities at a bound."""
+    pieces = []
+    for k, c in enumerate(_constraint_items(constraints)):
+        what = f"constraint {k}"
         if isinstance(c, dict):
-            if c.get("type") == "eq":
-                return f"constraint {k} is an equality constraint"
-            value = np.atleast_1d(np.asarray(c["fun"](x, *c.get("args", ())), dtype=np.float64))
-            if np.any(value <= _SLACK):
-                return f"inequality constraint {k} is active at the solution (value {float(np.min(value)):.3e})"
+            args = tuple(c.get("args", ()))
+            raw = c["fun"](x, *args)
+            value = np.atleast_1d(np.asarray(raw, dtype=np.float64))
+            equality = c.get("type") == "eq"
+            active = np.ones(value.size, bool) if equality else value <= _SLACK
+            if np.any(active):
+                index = np.flatnonzero(active)
+                sides = np.full(index.size, 0.0 if equality else 1.0)
+                pieces.append(_Piece(what, c["fun"], args, index, sides, value[index], np.ndim(raw) == 0))
+                pieces[-1].live = bool(c.get(LIVE))
             continue
         if isinstance(c, scipy.optimize.LinearConstraint):
-            value = np.atleast_1d(np.asarray(c.A @ x, dtype=np.float64))
-        else:
-            value = np.atleast_1d(np.asarray(c.fun(x), dtype=np.float64))
-        lb = np.broadcast_to(np.asarray(c.lb, dtype=np.float64), value.shape)
-        ub = np.broadcast_to(np.asarray(c.ub, dtype=np.float64), value.shape)
-        if np.any((value - lb <= _SLACK * (1 + np.abs(lb))) | (ub - value <= _SLACK * (1 + np.abs(ub)))):
-            return f"constraint {k} is active at the solution"
-    return None
+            a = np.atleast_2d(np.asarray(c.A.toarray() if hasattr(c.A, "toarray") else c.A, dtype=np.float64))
+            found = _two_sided(a @ x, c.lb, c.ub)
+            if found is not None:
+                pieces.append(_Piece(what, None, (), *found, False, a[found[0]]))
+            continue
+        raw = c.fun(x)
+        found = _two_sided(np.atleast_1d(np.asarray(raw, dtype=np.float64)), c.lb, c.ub)
+        if found is not None:
+            pieces.append(_Piece(what, c.fun, (), *found, np.ndim(raw) == 0))
+    return pieces
 
 
-_CONSTRAINED = ("{name}: {why}: the derivative of a solution with active constraints (the KKT system with the "
-                "constraints' multipliers and second derivatives) is not implemented; with bounds only, pass them "
-                "as bounds=, whose active set the rule handles")
+def _bound_piece(bounds: Any, x: np.ndarray) -> _Piece | None:
+    """The active bounds at ``x`` as linear constraint rows ``x_i = bound_i`` (with active constraints)."""
+    arrays = _bound_arrays(bounds, x.size)
+    if arrays is None:
+        return None
+    lb, ub = arrays
+    with np.errstate(invalid="ignore"):
+        at_lb = np.isfinite(lb) & (np.abs(x - lb) <= _AT_BOUND * (1 + np.abs(lb)))
+        at_ub = np.isfinite(ub) & (np.abs(x - ub) <= _AT_BOUND * (1 + np.abs(ub)))
+    active = at_lb | at_ub
+    if not np.any(active):
+        return None
+    index = np.flatnonzero(active)
+    sides = np.where(at_lb & at_ub, 0.0, np.where(at_lb, 1.0, -1.0))[index]
+    gap = np.where(at_lb, x - lb, x - ub)[index]
+    return _Piece("the bounds", None, (), index, sides, gap, False, np.eye(x.size)[index])
+
+
+LIVE = "_chainrules_live"
+"""A private key of a constraint dict: its ``args`` are the objective's, differentiated (the legacy interfaces)."""
+
+
+class _ConstraintCurvature:
+    """``x, *args -> sum_i lam_i c_i(x)`` over the active components (its Hessian is the constraints' part of the
+    Lagrangian's); differentiated twice through the config. ``args`` reach the live constraints only (default:
+    the objective's own)."""
+
+    def __init__(self, pieces: list[_Piece], lam: list[np.ndarray], items: tuple[Any, ...]) -> None:
+        self.pieces = pieces
+        self.lam = lam
+        self.items = items
+
+    def __call__(self, x: Any, *items: Any) -> Any:
+        items = items or self.items
+        total: Any = 0.0
+        for piece, lam in zip(self.pieces, self.lam):
+            if piece.matrix is not None:
+                continue
+            value = piece.fun(x, *(items if piece.live else piece.args))
+            total = total + (lam[0] * value if piece.scalar else value[piece.index] @ lam)
+        return total
+
+    def __repr__(self) -> str:
+        return "the active constraints weighted by their multipliers"
+
+
+_LICQ = 1e-9
+"""The active constraints' gradients are taken as dependent (LICQ fails) when the smallest singular value of
+their Jacobian is below this, relative to the largest."""
+_WEAK = 1e-6
+"""An active inequality whose multiplier is below this, relative to ``max(1, max|grad f|)``, is weakly active."""
+
+
+class _KKT:
+    """The KKT system of the active constraints at the solution (Lagrangian ``L = f - lam . c``).
+
+    Differentiating ``grad f(x*, theta) - J_c(x*)^T lam = 0`` and ``c(x*) = const`` gives
+    ``[[H_L, -J_c^T], [J_c, 0]] [dx; dlam] = [-M dtheta; 0]`` with ``H_L = H_f - sum_i lam_i d^2 c_i``
+    (Gould et al. 2016, arXiv:1607.05447, section 4, for equality constraints; an active inequality
+    with a multiplier of the right sign and bounded away from zero, strict complementarity, stays
+    active under small perturbations and is one of them: Fiacco 1976, Math. Programming 10, the basic
+    sensitivity theorem).
+    ``J_c`` by pullbacks of the constraints, ``lam`` by least squares on ``J_c^T lam = grad f``, the
+    constraints' curvature by second derivatives through the config. The constraints' own ``args``
+    are constants (they sit inside ``constraints``, a keyword argument).
+    """
+
+    def __init__(self, minimum: Any, pieces: list[_Piece]) -> None:
+        self.minimum = minimum
+        self.pieces = pieces
+        name = minimum.name
+        x = minimum.x
+        self.n = int(np.size(x))
+        rows = []
+        for piece in pieces:
+            if piece.matrix is not None:
+                rows.append(piece.matrix)
+                continue
+            try:
+                y, pullback = rrule_via_ad(minimum.config, piece.fun, x, *piece.args)
+                for i in piece.index:
+                    ct: Any = 1.0
+                    if not piece.scalar:
+                        ct = np.zeros(np.shape(y))
+                        ct[i] = 1.0
+                    rows.append(flat(pullback(ct)[1], x, "the constraint's gradient")[None, :])
+            except MissingDerivative:
+                raise
+            except Exception as err:
+                raise MissingDerivative(not_implemented(
+                    f"{name}: the KKT system needs the gradients of the active {piece.what}, and "
+                    f"{type(minimum.config).__name__} could not differentiate it ({type(err).__name__}: {err})"
+                )) from err
+        self.jc = np.concatenate(rows, axis=0)
+        self.k = self.jc.shape[0]
+        sides = np.concatenate([piece.sides for piece in pieces])
+        what = [piece.what for piece in pieces for _ in piece.index]
+        singular = np.linalg.svd(self.jc, compute_uv=False)
+        if self.k > self.n or singular[-1] <= _LICQ * singular[0]:
+            raise MissingDerivative(not_implemented(
+                f"{name}: the gradients of the {self.k} active constraints are linearly dependent at the solution "
+                "(LICQ fails: the multipliers are not unique, and the solution may be only directionally "
+                "differentiable); the derivative of such a degenerate solution is not implemented; drop the "
+                "redundant constraints"))
+        g = minimum.source.value_gradient(x, minimum.items)
+        lam, *_ = np.linalg.lstsq(self.jc.T, g, rcond=None)
+        gscale = max(1.0, float(np.max(np.abs(g))))
+        self.residual = np.concatenate([g - self.jc.T @ lam, np.concatenate([piece.gap for piece in pieces])])
+        residual = float(np.linalg.norm(self.residual[:self.n]))
+        if residual > 1e-6 * gscale:
+            if not minimum.success:
+                raise _not_converged(name, minimum.message)
+            raise ImplicitDerivativeError(f"{name}: the gradient at the solution is not a combination of the active "
+                                          f"constraints' gradients (residual {residual:.1e}): not a KKT point, so no "
+                                          "implicit derivative")
+        for j in np.flatnonzero(sides != 0):
+            if sides[j] * lam[j] < -_WEAK * gscale:
+                raise ImplicitDerivativeError(f"{name}: the multiplier of the active {what[j]} has the wrong sign "
+                                              f"({lam[j]:.3e}): the result is not a minimum, so it has no implicit "
+                                              "derivative")
+            if abs(lam[j]) <= _WEAK * gscale:
+                raise MissingDerivative(not_implemented(
+                    f"{name}: the active {what[j]} has a zero multiplier ({lam[j]:.1e}; weakly active, strict "
+                    "complementarity fails): the solution is only one-sidedly differentiable, and that derivative "
+                    "is not implemented"))
+        self.lam = lam
+        split, start = [], 0
+        for piece in pieces:
+            split.append(lam[start:start + piece.index.size])
+            start += piece.index.size
+        self.curvature = _ConstraintCurvature(pieces, split, minimum.items)
+        self.live = any(piece.live for piece in pieces)
+        self.linear = all(piece.matrix is not None for piece in pieces)
+        self.bounds_active = any(piece.what == "the bounds" for piece in pieces)
+
+    def matrix(self, hessian_of_f: np.ndarray, constraints_hessian: np.ndarray) -> np.ndarray:
+        """The KKT matrix; for a result the solver reported as failed, certified first (see :meth:`certify`)."""
+        n, k = self.n, self.k
+        kkt = np.zeros((n + k, n + k))
+        kkt[:n, :n] = hessian_of_f - constraints_hessian
+        kkt[:n, n:] = -self.jc.T
+        kkt[n:, :n] = self.jc
+        self.certify(kkt)
+        return kkt
+
+    def certify(self, kkt: np.ndarray) -> None:
+        """A result reported as failed stands if it is a KKT point to working precision: the Newton step on the KKT
+        conditions from it is at most ``CERTIFIED (1 + max|x|)`` in ``x`` (SLSQP reports a tolerance below what its
+        line search can reach as "Positive directional derivative for linesearch", at points accurate to 1e-10)."""
+        minimum = self.minimum
+        if minimum.success:
+            return
+        step = _kkt_solve(kkt, self.residual, minimum.name)[:self.n]
+        size = float(np.max(np.abs(step)))
+        x = np.atleast_1d(np.asarray(minimum.x, dtype=np.float64))
+        if size > CERTIFIED * (1 + float(np.max(np.abs(x)))):
+            raise _not_converged(minimum.name, f"{str(minimum.message).strip()}; the Newton step on the KKT "
+                                 f"conditions from the result is {size:.1e}")
+
+    def constraints_hessian(self, forward: bool) -> np.ndarray:
+        """``sum_i lam_i d^2 c_i`` (dense), by ``n`` second-order products through the config."""
+        if self.linear:
+            return np.zeros((self.n, self.n))
+        config, x = self.minimum.config, self.minimum.x
+        gradient = ConfigGradient(config, self.curvature)
+        eye = np.eye(self.n)
+        try:
+            if forward:
+                cols = [flat(frule_via_ad(config, (NO, shaped(eye[j], x)), gradient, x)[1], x) for j in range(self.n)]
+                return np.stack(cols, axis=-1)
+            _, pullback = rrule_via_ad(config, gradient, x)
+            return np.stack([flat(pullback(shaped(eye[j], x))[1], x) for j in range(self.n)])
+        except Exception as err:
+            raise MissingDerivative(not_implemented(
+                f"{self.minimum.name}: the KKT system needs second derivatives of the active constraints, and "
+                f"{type(config).__name__} could not differentiate them twice ({type(err).__name__}: {err}); "
+                "write linear constraints as LinearConstraint (no curvature)")) from err
+
+
+    # constraints that depend on the parameters (live): the KKT system's right-hand side gains their terms
+    def args_tangent(self, items_t: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """``(d_theta(sum_i lam_i grad c_i) dtheta, C_theta dtheta)`` over the live constraints."""
+        mx, mc = np.zeros(self.n), np.zeros(self.k)
+        if not self.live:
+            return mx, mc
+        config, x, items = self.minimum.config, self.minimum.x, self.minimum.items
+        zero_x = shaped(np.zeros(self.n), x)
+        try:
+            _, d = frule_via_ad(config, (NO, zero_x, *items_t), ConfigGradient(config, self.curvature), x, *items)
+            mx = flat(d, x, "the constraints' mixed derivative")
+            start = 0
+            for piece in self.pieces:
+                if piece.live:
+                    _, dc = frule_via_ad(config, (NO, zero_x, *items_t), piece.fun, x, *items)
+                    mc[start:start + piece.index.size] = np.atleast_1d(np.asarray(unthunk(dc), dtype=np.float64))[
+                        [0] if piece.scalar else piece.index]
+                start += piece.index.size
+        except Exception as err:
+            raise MissingDerivative(self._live_failed(err)) from err
+        return mx, mc
+
+    def args_cotangents(self, u: np.ndarray, w: np.ndarray) -> list[Any]:
+        """``(d_theta(sum_i lam_i grad c_i))^T u - C_theta^T w`` over the live constraints, per element of args."""
+        config, x, items = self.minimum.config, self.minimum.x, self.minimum.items
+        try:
+            _, pullback = rrule_via_ad(config, ConfigGradient(config, self.curvature), x, *items)
+            cts = list(pullback(shaped(u, x))[2:])
+            start = 0
+            for piece in self.pieces:
+                if piece.live:
+                    y, pull_c = rrule_via_ad(config, piece.fun, x, *items)
+                    part = w[start:start + piece.index.size]
+                    ct: Any = float(part[0])
+                    if not piece.scalar:
+                        ct = np.zeros(np.shape(y))
+                        ct[piece.index] = part
+                    cts = [_add(a, _negated(b)) for a, b in zip(cts, pull_c(ct)[2:])]
+                start += piece.index.size
+        except Exception as err:
+            raise MissingDerivative(self._live_failed(err)) from err
+        return cts
+
+    def _live_failed(self, err: BaseException) -> NotImplementedTangent:
+        return not_implemented(f"{self.minimum.name}: constraints that depend on the parameters need their mixed "
+                               f"second derivatives, and {type(self.minimum.config).__name__} could not give them "
+                               f"({type(err).__name__}: {err})")
+
+
+def _negated(t: Any) -> Any:
+    t = unthunk(t)
+    if t is None or isinstance(t, (AbstractZero, NotImplementedTangent)):
+        return t
+    if isinstance(t, (np.ndarray, float, int, np.number)):
+        return -t
+    raise MissingDerivative(not_implemented(f"a constraint's cotangent of type {type(t).__name__} cannot be negated"))
+
+
+def _kkt_solve(matrix: np.ndarray, rhs: np.ndarray, name: str) -> np.ndarray:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
+            return scipy.linalg.solve(matrix, rhs)
+    except (np.linalg.LinAlgError, scipy.linalg.LinAlgWarning) as err:
+        raise ImplicitDerivativeError(f"{name}: the KKT system of the active constraints is singular ({err}): the "
+                                      "Hessian of the Lagrangian is singular on the constraints' tangent space (no "
+                                      "isolated minimum); no derivative") from None
 
 
 # ---- the pieces of the rules ---------------------------------------------------------------------------------------
@@ -429,6 +745,7 @@ class _Minimum:
         self.interval = interval
         self.source = _Source(config, fun, jac, name)
         self._free: np.ndarray | None = None
+        self._kkt: Any = _UNSET
 
     def check_interval(self, lin: Any) -> None:
         """``minimize_scalar(method='bounded')``: the stationary point the Newton step from ``x*`` points to must lie
@@ -462,9 +779,28 @@ class _Minimum:
     def check(self) -> None:
         if self.unsupported is not None:
             raise MissingDerivative(not_implemented(f"{self.name}: {self.unsupported}"))
-        why = _constraint_status(self.constraints, np.atleast_1d(np.asarray(self.x, dtype=np.float64)))
-        if why is not None:
-            raise MissingDerivative(not_implemented(_CONSTRAINED.format(name=self.name, why=why)))
+        self.kkt()
+
+    def kkt(self) -> _KKT | None:
+        """The KKT system of the active constraints, or ``None`` when none is active."""
+        if self._kkt is _UNSET:
+            x = np.atleast_1d(np.asarray(self.x, dtype=np.float64))
+            pieces = _active_pieces(self.constraints, x)
+            if not pieces:
+                self._kkt = None
+            else:
+                bound = _bound_piece(self.bounds, x)
+                self._kkt = _KKT(self, pieces + ([bound] if bound is not None else []))
+        return self._kkt
+
+    def check_bounds_tangent(self, dbounds: Any) -> None:
+        if is_zero(dbounds) or self.bounds is None:
+            return
+        kkt = self.kkt()
+        if kkt.bounds_active if kkt is not None else not np.all(self.free()):
+            raise MissingDerivative(not_implemented(
+                f"{self.name}: the derivative with respect to active bounds (dx_A = d bound_A) is not implemented; "
+                "pass bounds by keyword (they are then constants)"))
 
     def free(self) -> np.ndarray:
         if self._free is None:
@@ -491,7 +827,29 @@ class _Minimum:
         n = int(np.size(self.x))
         dfun: Any = None
         dargs: list[Any] = [None] * len(self.items)
-        if xbar is not None or gbar is not None:
+        kkt = self.kkt()
+        if kkt is not None and (xbar is not None or gbar is not None):
+            # x_bar . dx + g_bar . dG with dG = H dx + M dtheta: the KKT adjoint of x_bar + H^T g_bar, then the
+            # pullback of G at g_bar - u (as without constraints)
+            lin = self.source.reverse(self.x, self.items)
+            h = lin.jacobian()
+            gb = np.zeros(n) if gbar is None else flat(gbar, self.x)
+            rhs = (np.zeros(n) if xbar is None else flat(xbar, self.x)) + h.T @ gb
+            if kkt.live and fbar is not None:  # f* moves with x* too: grad f . dx is not zero when C_theta is not
+                rhs = rhs + float(np.asarray(fbar)) * self.source.value_gradient(self.x, self.items)
+            matrix = kkt.matrix(h, kkt.constraints_hessian(forward=False))
+            uw = _kkt_solve(matrix.T, np.concatenate([rhs, np.zeros(kkt.k)]), self.name)
+            u = uw[:n]
+            cts = lin.pull(gb - u)
+            if kkt.live:
+                cts = (*cts[:2], *[_add(a, b) for a, b in zip(cts[2:], kkt.args_cotangents(u, uw[n:]))])
+            if self.source.gradient is self.fun:
+                dfun = cts[0]
+            elif self.source.second_order and not carries_no_values(self.fun):
+                dfun = not_implemented(f"{self.name}: the derivative with respect to values the objective carries (a "
+                                       "closure, a functor's fields) is not implemented; pass them through args")
+            dargs = [_add(a, b) for a, b in zip(dargs, cts[2:])]
+        elif xbar is not None or gbar is not None:
             free = self.free()
             lin = self.source.reverse(self.x, self.items)
             xb = np.zeros(n) if xbar is None else flat(xbar, self.x)
@@ -531,11 +889,14 @@ class _Minimum:
         return (NO if dfun is None else dfun), dargs, None
 
     # forward mode
-    def tangents(self, dfun: Any, djac: Any, dargs: Any) -> tuple[Any, Any, Any]:
-        """``(dx, dfun_value, dgrad)`` (flat arrays; ``dfun_value`` a float)."""
+    def tangents(self, dfun: Any, djac: Any, dargs: Any, dbounds: Any = None) -> tuple[Any, Any, Any]:
+        """``(dx, dfun_value, dgrad)`` (flat arrays; ``dfun_value`` a float). ``dbounds``: the tangent of bounds
+        passed by position (a nonzero one on an active bound is not implemented)."""
         self.check()
+        self.check_bounds_tangent(dbounds)
         items_t = args_tangents(dargs, self.args)
-        free = self.free()
+        kkt = self.kkt()
+        free = self.free() if kkt is None else np.ones(int(np.size(self.x)), dtype=bool)
         n = int(np.size(self.x))
         lin = self.source.forward(self.x, self.items)
         gtan = self.source.gradient_tangent(dfun, djac)
@@ -548,6 +909,16 @@ class _Minimum:
                 raise MissingDerivative(_twice_failed(self.name, self.fun, self.config, err)) from err
             raise
         self.check_interval(lin)
+        if kkt is not None:
+            matrix = kkt.matrix(lin.jacobian(), kkt.constraints_hessian(forward=True))
+            mx, mc = kkt.args_tangent(items_t)
+            dx = -_kkt_solve(matrix, np.concatenate([rhs - mx, mc]), self.name)[:n]
+            value = ForwardLinearization(self.config, self.fun, self.x, self.items, part=self.source.value_part)
+            _, dvalue = value.push(dfun, ZERO, items_t)
+            if kkt.live:  # f* moves with x* too: grad f . dx is not zero when C_theta is not
+                dvalue = dvalue + self.source.value_gradient(self.x, self.items) @ dx
+            _, dgrad = lin.push(gtan, shaped(dx, self.x), items_t)  # the gradient is J_c^T lam there, and moves
+            return dx, float(dvalue[0]), dgrad
         restricted = _Restricted(lin, free)
         self.certify(restricted, self.source.second_order)
         dx = np.zeros(n)
@@ -572,11 +943,8 @@ class _Minimum:
 def _bounds_cotangent(bounds: Any, minimum: _Minimum) -> Any:
     if bounds is None:
         return NO
-    try:
-        free = minimum.free()
-    except ImplicitDerivativeError:
-        raise
-    if np.all(free):
+    kkt = minimum.kkt()
+    if (not kkt.bounds_active) if kkt is not None else np.all(minimum.free()):
         return zero_cotangent(bounds) if not isinstance(bounds, scipy.optimize.Bounds) else NO
     return not_implemented(f"{minimum.name}: the derivative with respect to active bounds (dx_A = d bound_A) is not "
                            "implemented; pass bounds by keyword (they are then constants)")
@@ -666,10 +1034,11 @@ def minimize_frule(config: Any, tangents: Any, fun: Any, x0: Any, *rest: Any, **
     dfun = tangents[1] if len(tangents) > 1 else NO
     dargs = tangents[3] if len(tangents) > 3 else ZERO
     djac = tangents[5] if len(tangents) > 5 else None
-    if is_zero(dfun) and is_zero(dargs):
+    dbounds = tangents[8] if len(tangents) > 8 else None
+    if is_zero(dfun) and is_zero(dargs) and is_zero(dbounds):
         return res, ZERO
     try:
-        dx, dvalue, dgrad = minimum.tangents(dfun, djac, dargs)
+        dx, dvalue, dgrad = minimum.tangents(dfun, djac, dargs, dbounds)
     except MissingDerivative as missing:
         return res, missing.tangent
     values: dict[str, Any] = {"x": shaped(dx, res.x), "fun": dvalue}
@@ -795,6 +1164,11 @@ def _minimize_samples(rng: np.random.Generator) -> Iterator[Sample]:
                  label="Newton-CG", **check)
     yield Sample(_problems.objective, np.zeros(3), (a, b), fkwargs={"method": "SLSQP", "options": {"ftol": 1e-16}},
                  label="SLSQP, the gradient declared with register_gradient", **check)
+    plane = [scipy.optimize.LinearConstraint(np.ones((1, 3)), 0.5, 0.5),
+             scipy.optimize.LinearConstraint(np.array([[1.0, -1.0, 0.0]]), -np.inf, 0.25)]
+    yield Sample(_problems.objective, np.zeros(3), (a, b),
+                 fkwargs={"method": "SLSQP", "jac": grad, "constraints": plane, "options": {"ftol": 1e-16}},
+                 label="SLSQP, an active LinearConstraint (the KKT system)", **check)
 
 
 @sample_inputs(scipy.optimize.minimize_scalar)

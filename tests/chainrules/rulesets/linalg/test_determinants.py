@@ -150,7 +150,11 @@ def test_wrong_cotangent_shape_is_an_error(matrix):
 
 
 def test_pullbacks_reuse_the_primal_factorization(matrix, monkeypatch):
-    """One LU per rule: the pullback solves with the primal's factors (no second factorization)."""
+    """One LU per rule: the pullback solves with the primal's factors (no second factorization).
+
+    (A single float64 matrix of order ``<= SMALL`` takes ``np.linalg.det``'s fast path instead, which
+    refactorizes in NumPy: test_fast_paths.py.)
+    """
     calls = []
     original = _utils.LU.__init__
 
@@ -159,7 +163,8 @@ def test_pullbacks_reuse_the_primal_factorization(matrix, monkeypatch):
         original(self, a)
 
     monkeypatch.setattr(_utils.LU, "__init__", counting)
-    a = matrix((3, 3))
+    n = _utils.SMALL + 1
+    a = matrix((n, n))
     for f, dy in [(np.linalg.det, 1.0), (np.linalg.slogdet, (0.0, 1.0)), (scipy.linalg.det, 1.0)]:
         calls.clear()
         _, pullback = rrule(f, a)

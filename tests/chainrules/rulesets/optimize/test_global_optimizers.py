@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import scipy.optimize as so
 
+from chainrules.rulesets.optimize import ImplicitDerivativeError
 from chainrules_core import NoTangent, NotImplementedTangent, Tangent, ZeroTangent, frule, rrule
 
 A = np.array([[3.0, 0.5], [0.5, 2.0]])
@@ -87,3 +88,44 @@ def test_shgo_inactive_constraint_with_autograd(autograd_config):
     res, pullback = rrule(autograd_config, so.shgo, quadratic, BOX, (A, B), far, n=8, iters=1,
                           sampling_method="halton")
     np.testing.assert_allclose(pullback(Tangent(type(res), {"x": XBAR}))[3][1], np.linalg.solve(A, XBAR), rtol=1e-7)
+
+
+# ---- brute --------------------------------------------------------------------------------------------------------
+def _brute_quadratic(x, a, b):
+    return 0.5 * x @ a @ x - b @ x
+
+
+def _tight_fmin(func, x0, args=(), full_output=0, disp=0):
+    return so.fmin(func, x0, args, xtol=1e-13, ftol=1e-15, maxiter=20000, maxfun=20000, full_output=full_output,
+                   disp=disp)
+
+
+def test_brute_closed_form_and_outputs(autograd_config):
+    a, b = np.array([[3.0, 0.5], [0.5, 2.0]]), np.array([1.0, -0.5])
+    ranges = ((-2.0, 2.0), (-2.0, 2.0))
+    out, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b), 9, True, _tight_fmin)
+    x = out[0]
+    np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=1e-7)  # Nelder-Mead: ~1e-8 at best
+    xbar = np.array([1.0, -2.0])
+    no = NoTangent()
+    cts = pullback(Tangent(tuple, xbar, 1.0, no, no))
+    np.testing.assert_allclose(cts[3][1], np.linalg.solve(a, xbar) - x, rtol=1e-8, atol=1e-10)  # IFT + envelope
+    assert cts[2] == ZeroTangent()  # ranges
+    jout = pullback(Tangent(tuple, no, no, no, np.ones_like(out[3])))[3]
+    assert isinstance(jout, NotImplementedTangent) and "Jout" in jout.info
+    _, dout = frule(autograd_config, (no, no, no, Tangent(tuple, ZeroTangent(), xbar), no, no, no), so.brute,
+                    _brute_quadratic, ranges, (a, b), 9, True, _tight_fmin)
+    np.testing.assert_allclose(dout[0], np.linalg.solve(a, xbar), rtol=1e-8)
+    assert dout[1] == pytest.approx(-x @ xbar, rel=1e-8)
+
+
+def test_brute_grid_point_and_loose_finish(autograd_config):
+    a, b = np.array([[3.0, 0.5], [0.5, 2.0]]), np.array([1.0, -0.5])
+    ranges = ((-2.0, 2.0), (-2.0, 2.0))
+    _, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b), finish=None)
+    dargs = pullback(np.ones(2))[3]
+    assert isinstance(dargs, NotImplementedTangent) and "grid point" in dargs.info
+    # the default finish (fmin, xtol=1e-4) stops too early for an implicit derivative: the Newton step says so
+    _, pullback = rrule(autograd_config, so.brute, _brute_quadratic, ranges, (a, b))
+    with pytest.raises(ImplicitDerivativeError, match="Newton step"):
+        pullback(np.ones(2))

@@ -213,3 +213,43 @@ def test_curve_fit_with_rules_only_without_jac_is_not_implemented(decay, rules_o
     _, pullback = rrule(rules_only, so.curve_fit, _problems.exp_decay, t, y)
     dydata = pullback(Tangent(tuple, np.ones(2), ZeroTangent()))[3]
     assert isinstance(dydata, NotImplementedTangent) and "jac" in dydata.info
+
+
+# ---- leastsq ------------------------------------------------------------------------------------------------------
+def test_leastsq_normal_equations(autograd_config):
+    (x, _, _, _, ier), pullback = rrule(autograd_config, so.leastsq, linear, np.zeros(3), (A, B),
+                                         full_output=True, **LM_TIGHT)
+    assert ier in (1, 2, 3, 4)
+    ata = A.T @ A
+    np.testing.assert_allclose(x, np.linalg.solve(ata, A.T @ B), rtol=1e-8)
+    u = np.linalg.solve(ata, XBAR)
+    rbar = RNG.standard_normal(6)
+    no = NoTangent()
+    da, db = pullback(Tangent(tuple, XBAR, no, Tangent(dict, {"fvec": rbar}), no, no))[3]
+    np.testing.assert_allclose(db, A @ u + A @ np.linalg.solve(ata, A.T @ rbar) - rbar, rtol=1e-8, atol=1e-12)
+    # A's cotangent: -(r u^T + (A u) x^T) from x_bar, plus the residual's direct and through-x terms
+    r = A @ x - B
+    v = np.linalg.solve(ata, A.T @ rbar)
+    w = u + v
+    np.testing.assert_allclose(da, -(np.outer(r, w) + np.outer(A @ w, x)) + np.outer(rbar, x), rtol=1e-7,
+                               atol=1e-10)
+    dargs = pullback(Tangent(tuple, no, np.ones((3, 3)), no, no, no))[3]
+    assert isinstance(dargs, NotImplementedTangent) and "cov_x" in dargs.info
+    _, dout = frule(autograd_config, (no, no, ZeroTangent(), Tangent(tuple, ZeroTangent(), rbar)), so.leastsq,
+                    linear, np.zeros(3), (A, B), full_output=True, **LM_TIGHT)
+    dx = np.linalg.solve(ata, A.T @ rbar)
+    np.testing.assert_allclose(dout[0], dx, rtol=1e-8)
+    np.testing.assert_allclose(dout[2]["fvec"], A @ dx - rbar, rtol=1e-8, atol=1e-12)
+    assert isinstance(dout[1], NotImplementedTangent)
+
+
+def test_leastsq_through_autograd_and_failures(decay, autograd_config):
+    t, y = decay
+    check(so.leastsq, decay_residual, np.ones(2), (t, y), fkwargs=LM_TIGHT, config=autograd_config,
+          gauge_invariant=lambda out: out[0], **NOISY)
+    with pytest.warns(RuntimeWarning, match="maxfev"):
+        _, pullback = rrule(autograd_config, so.leastsq, decay_residual, np.ones(2), (t, y), maxfev=3)
+    with pytest.raises(ImplicitDerivativeError, match="leastsq did not converge"):
+        pullback(Tangent(tuple, np.ones(2), NoTangent()))
+    with pytest.raises(ProjectionError, match="leastsq"):
+        pullback(np.ones(2))

@@ -1,0 +1,209 @@
+"""The core's fast paths against the general paths they shortcut, on the same inputs.
+
+The general paths (``read_cotangent_general``, ``unbroadcast_general``, the general rrule
+``scalar_rule`` keeps as ``rrule_impl.general``) are the specification: every fast path must
+return the same values, of the same types and dtypes, with the same thunks, and raise the same
+errors (bad cotangents included).
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import chainrules  # noqa: F401  (the elementwise rules)
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Tangent,
+    Thunk,
+    ZeroTangent,
+    not_implemented,
+    read_cotangent,
+    rrule,
+    unbroadcast,
+    unthunk,
+)
+from chainrules_core.broadcasting import unbroadcast_general
+from chainrules_core.cotangents import read_cotangent_general
+from chainrules_core.scalar_rules import ONE, scalar_rule
+
+RNG = np.random.default_rng(7)
+
+
+def _outcome(call: Any) -> Any:
+    """What ``call()`` does: ``("value", result)`` or ``("error", type, message)``; warnings are errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            return ("value", call())
+        except Exception as error:  # (the comparison is the point)
+            return ("error", type(error), str(error))
+
+
+def _same(a: Any, b: Any) -> None:
+    """Equal values of the same type (and dtype and shape for arrays); NaNs equal; thunks compared unthunked."""
+    if isinstance(a, Thunk) or isinstance(b, Thunk):
+        assert type(a) is type(b), (a, b)
+        _same(unthunk(a), unthunk(b))
+        return
+    assert type(a) is type(b), (a, b)
+    if isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _same(x, y)
+    elif isinstance(a, (np.ndarray, np.generic)):
+        assert a.dtype == b.dtype and a.shape == b.shape, (a, b)
+        np.testing.assert_array_equal(a, b)
+    elif isinstance(a, NotImplementedTangent):
+        assert repr(a) == repr(b), (a, b)
+    elif isinstance(a, (float, complex, int)):
+        assert a == b or (a != a and b != b), (a, b)
+    else:
+        assert a == b, (a, b)
+
+
+def _same_outcome(fast: Any, general: Any) -> None:
+    assert fast[0] == general[0], (fast, general)
+    if fast[0] == "error":
+        assert fast[1:] == general[1:]
+    else:
+        _same(fast[1], general[1])
+
+
+# ---- read_cotangent ----------------------------------------------------------------------------------------------
+OUTPUTS = [np.ones(3), np.ones((2, 3), np.float32), np.ones(3, np.complex128), np.arange(3), np.float64(1.0), 1.0,
+           np.array(2.0), np.array([True, False]), 3, 1j]
+COTANGENTS = [np.full(3, 2.0), np.full(3, 2.0, np.float32), np.arange(3), np.full((2, 3), 0.5), np.array(1.5),
+              np.float64(0.5), 0.5, 2j, np.complex128(1j), np.float32(0.5), 3, True, ZeroTangent(), NoTangent(),
+              not_implemented("x"), Thunk(lambda: np.full(3, 1.0)), Thunk(lambda: 0.5), None, "abc", [1.0, 2.0, 3.0],
+              np.array(["a", "b", "c"]), Tangent(tuple, 1.0, 2.0), np.ones((3, 1)), np.ones(3).view(np.matrix)]
+
+
+@pytest.mark.parametrize("y", OUTPUTS, ids=lambda y: f"{type(y).__name__}{np.shape(y)}")
+def test_read_cotangent_fast_path_is_the_general_reader(y: Any) -> None:
+    for dy in COTANGENTS:
+        _same_outcome(_outcome(lambda dy=dy: read_cotangent(dy, y, np.sin)),
+                      _outcome(lambda dy=dy: read_cotangent_general(dy, y, np.sin)))
+
+
+# ---- unbroadcast ----------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dx_shape, shape", [
+    ((3,), (3,)), ((2, 3), (3,)), ((4, 2, 3), (2, 3)), ((4, 2, 3), (3,)), ((2, 3), (2, 1)), ((2, 3), (1, 3)),
+    ((4, 2, 3), (1, 3)), ((2, 3), ()), ((), ()), ((3,), (2, 3)), ((2, 3), (4,)), ((2, 3), (3, 3)), ((1, 1), (1,)),
+])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_unbroadcast_fast_path_is_the_general_one(dx_shape: tuple[int, ...], shape: tuple[int, ...],
+                                                   dtype: Any) -> None:
+    dx = RNG.standard_normal(dx_shape).astype(dtype)
+    _same_outcome(_outcome(lambda: unbroadcast(dx, shape)), _outcome(lambda: unbroadcast_general(dx, shape)))
+
+
+# ---- scalar_rule's fast rrules ----------------------------------------------------------------------------------
+def _rules(f: Any, *args: Any) -> tuple[Any, Any]:
+    fast = rrule.find(f, *args)
+    assert fast is not None and hasattr(fast, "general"), f"{f} has no fast rrule"
+    return fast, fast.general
+
+
+def _run(rule: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dy: Any) -> Any:
+    y, pullback = rule(*args, **kwargs)
+    return y, tuple(unthunk(d) for d in pullback(dy))
+
+
+def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> None:
+    kwargs = kwargs or {}
+    fast, general = _rules(f, *args)
+    with np.errstate(all="ignore"):  # the primal's own warnings (log(-1)) are not the rules' business
+        primal_fast = _outcome(lambda: fast(*args, **kwargs))
+        primal_general = _outcome(lambda: general(*args, **kwargs))
+    assert primal_fast[0] == primal_general[0], (primal_fast, primal_general)
+    if primal_fast[0] == "error":  # bad keywords, unsupported types: the same error
+        assert primal_fast[1:] == primal_general[1:]
+        return
+    (y_fast, pb_fast), (y_general, pb_general) = primal_fast[1], primal_general[1]
+    _same(y_fast, y_general)
+    shape = np.shape(y_fast)
+    dtype = np.asarray(y_fast).dtype
+    cotangents: list[Any] = [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0),
+                             np.full(shape, 0.5, np.float32), np.full(shape, 2, np.int64), np.array(0.25),
+                             ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc",
+                             np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1)]
+    for dy in cotangents:
+        fast_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
+        general_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
+        _same_outcome(fast_out, general_out)
+        if fast_out[0] == "value":  # thunks where the general path makes them
+            raw_fast, raw_general = pb_fast(dy), pb_general(dy)
+            assert [type(d) for d in raw_fast] == [type(d) for d in raw_general]
+    assert pb_fast.__name__ == pb_general.__name__
+
+
+UNARY = [np.sin, np.exp, np.sqrt, np.log, np.tanh, np.reciprocal, np.negative, np.cbrt, np.arcsin, np.floor]
+UNARY_ARGS = [0.7, np.float64(0.7), np.array([0.3, 0.0, 2.0]), np.array([0.3, -0.5], np.float32), np.array(0.25),
+              np.array([[0.1, 0.2]]), 2, np.arange(3), 0.5 + 0.25j, np.array([0.5 + 1j]), np.float32(0.5),
+              [0.1, 0.2], 0.0, -1.0, np.array([-1.0, 0.0, np.inf, np.nan])]
+
+
+@pytest.mark.parametrize("f", UNARY, ids=lambda f: f.__name__)
+def test_unary_fast_rrule_is_the_general_rrule(f: Any) -> None:
+    for x in UNARY_ARGS:
+        if rrule.find(f, x) is None:
+            continue
+        _compare(f, (x,))
+
+
+def test_unary_fast_rrule_with_keywords_is_the_general_rrule() -> None:
+    x = np.array([0.1, 0.2])
+    _compare(np.sin, (x,), {"dtype": np.float32})
+    _compare(np.sin, (x,), {"where": np.array([True, False]), "out": np.zeros(2)})
+
+
+BINARY = [np.multiply, np.add, np.subtract, np.divide, np.power, np.arctan2, np.hypot, np.logaddexp, np.true_divide]
+BINARY_ARGS = [
+    (0.7, 1.3), (np.float64(0.7), 2.0), (np.array([0.3, 0.0, 2.0]), np.array([1.0, 2.0, 0.0])),
+    (RNG.standard_normal((3, 3)), RNG.standard_normal(3)), (RNG.standard_normal((3, 1)), RNG.standard_normal((1, 2))),
+    (np.ones(3, np.float32), np.float64(2.0)), (np.ones(3, np.float32), np.ones(3)), (2, np.array([0.5, 1.5])),
+    (np.array([0.5, 1.5]), 3), (np.arange(3), np.arange(3)), (2.0, True), (np.array([1 + 1j]), 2.0),
+    (np.array(0.5), np.array([1.0, 2.0])), (0.0, 0.0), (np.array([-1.0, 0.0]), np.array([0.5, -0.5])),
+    ([1.0, 2.0], 2.0),
+]
+
+
+@pytest.mark.parametrize("f", BINARY, ids=lambda f: f.__name__)
+def test_binary_fast_rrule_is_the_general_rrule(f: Any) -> None:
+    for a, b in BINARY_ARGS:
+        if rrule.find(f, a, b) is None:
+            continue
+        _compare(f, (a, b))
+
+
+def test_fast_rrules_of_a_user_rule_with_constant_and_not_implemented_partials() -> None:
+    def scaled_difference(a: Any, b: Any) -> Any:
+        return 2.0 * a - np.cbrt(b)
+
+    def with_gap(a: Any, b: Any) -> Any:
+        return a + b
+
+    scalar_rule(scaled_difference, 2.0, lambda a, b: -np.cbrt(b) / (3 * b))
+    scalar_rule(with_gap, ONE, lambda a, b: not_implemented("no") if np.any(b < 0) else np.ones_like(b))
+    for a, b in itertools.product([0.5, np.array([0.5, 2.0]), 2], [1.5, np.array([1.0, -8.0]), 0.0]):
+        if rrule.find(scaled_difference, a, b) is not None:
+            _compare(scaled_difference, (a, b))
+            _compare(with_gap, (a, b))
+
+
+def test_fast_rrule_raises_no_floating_point_warning_and_leaves_the_error_state_alone() -> None:
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            _, pullback = rrule(np.sqrt, np.array([0.0, 4.0]))  # the partial 1 / (2 sqrt(x)) divides by zero
+            _, dx = pullback(np.ones(2))
+            assert np.geterr()["divide"] == "raise"
+    assert np.geterr() == before
+    np.testing.assert_array_equal(dx, [np.inf, 0.25])
