@@ -205,7 +205,7 @@ def _cotangent(node: Any, primal: Any, dys: list[Any], conj: bool, top: bool = F
         g = dys[node.index]
         if not top and _is_zero_leaf(g):
             return _ZERO
-        return _ZERO if g is None else from_host(np.asarray(g) if isinstance(g, np.ndarray) else g, primal, conj)
+        return _ZERO if g is None else from_host(g, primal, conj)
     kind, parts = node
     if isinstance(parts, dict):
         fields = {k: _cotangent(p, primal[k], dys, conj) for k, p in parts.items() if not isinstance(p, _Plain)}
