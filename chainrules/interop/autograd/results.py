@@ -55,6 +55,8 @@ from autograd.builtins import container_take
 from autograd.extend import Box, VSpace, vspace
 from autograd.tracer import getval, new_box
 
+from chainrules.interop._outputs import is_floating as _is_floating
+
 __all__ = ["RESULT_TYPES", "ConstantParts", "ResultBox", "ResultVSpace", "UntracedFieldError", "register_result_type",
            "traced_fields", "traced_output"]
 
@@ -65,12 +67,6 @@ class UntracedFieldError(TypeError):
     Its use would silently leave its part out of the derivative, so it is refused; read it from
     the plain result (``autograd.tracer.getval(res).sol``) where no derivative goes through it.
     """
-
-
-def _is_floating(value: Any) -> bool:
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind in "fc"
-    return isinstance(value, (float, complex, np.floating, np.complexfloating)) and not isinstance(value, bool)
 
 
 def _holds_floating(value: Any) -> bool:

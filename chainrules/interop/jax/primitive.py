@@ -22,6 +22,14 @@ the host); every other function runs once per batch element (``"sequential"``). 
 backward pass handles batches of cotangents itself (``jax.jacrev``), with one pullback
 call per element unless the forward pass ran on the same batch.
 
+Outputs: an array, or a tuple, list, namedtuple or dict of them; or a SciPy result object
+(``OdeResult``, ``OptimizeResult``) or a tuple with diagnostic parts (``odeint``'s
+``(y, infodict)``), returned as such, its floating fields JAX arrays and its other fields
+plain, the rule receiving a structural ``Tangent`` of it
+(:mod:`chainrules.interop._outputs`). Those are only known once the function has run, so
+under ``jit``/``vmap`` they raise a ``TypeError`` that says so: call such a primitive
+eagerly (``grad``, ``vjp``, ``jvp`` outside ``jit``).
+
 Dtypes follow JAX: float32 unless ``jax_enable_x64`` is on; the rules keep float32
 float32. Complex cotangents are conjugated both ways (JAX's cotangents are the conjugates
 of chainrules'). Integer and boolean inputs get no gradient (``None`` to JAX). Second
@@ -44,8 +52,9 @@ import numpy as np
 from jax import tree_util
 
 from chainrules.interop._arguments import BoundCall, function_name, locate
-from chainrules.interop._host import from_host, stand_in, to_host
+from chainrules.interop._host import stand_in, to_host
 from chainrules.interop._lookup import find_frule, find_rrule, no_rule_error
+from chainrules.interop._outputs import OutputStructure
 from chainrules.interop.errors import HigherOrderDerivativeError
 from chainrules.interop.jax.config import JAX_CONFIG, is_differentiable
 from chainrules.interop.jax.pullbacks import STORE
@@ -93,7 +102,8 @@ class _Spec:
         return self.call.rebuild([np.asarray(x) for x in xs])
 
     def out_structure(self) -> tuple[Any, list[Any]]:
-        """The output's treedef and ``ShapeDtypeStruct``\\ s, from a call on stand-ins (once)."""
+        """The output's :class:`~chainrules.interop._outputs.OutputStructure` and its leaves'
+        ``ShapeDtypeStruct``\\ s, from a call on stand-ins (once)."""
         if self.out is None:
             stand_ins = [stand_in(a.shape, a.dtype) for a in self.avals]
             try:
@@ -108,17 +118,28 @@ class _Spec:
                     f"the values; calling {self.name} on stand-in values of the input shapes "
                     f"{[a.shape for a in self.avals]} failed ({type(err).__name__}: {err}). Call it outside jax.jit, "
                     "or on shapes it accepts") from err
+            structure = OutputStructure(y)
+            if structure.plain:
+                raise TypeError(
+                    f"{self.name} returns a result object ({type(y).__name__}) or parts that are not arrays ("
+                    f"{_plain_parts(structure)}): under jax.jit or jax.vmap its output must be arrays whose shapes "
+                    "are known before the call, and these parts (and, for a solver, the number of steps or events, "
+                    "which fix its arrays' shapes) are only known once it has run. Call this primitive outside "
+                    "jax.jit/jax.vmap (jax.grad, jax.vjp, jax.value_and_grad and, with mode='forward', jax.jvp work "
+                    "eagerly and return the result object), and pass the arrays you need to the jitted code")
             self.remember(y)
         return self.out  # type: ignore[return-value]
 
-    def remember(self, y: Any) -> None:
-        leaves, tree = tree_util.tree_flatten(y)
-        self.out = (tree, [jax.ShapeDtypeStruct(np.shape(v), _canonical(np.result_type(v))) for v in leaves])
+    def remember(self, y: Any) -> OutputStructure:
+        """Learn the output's structure from a call's output ``y`` (each call: its plain parts are this call's)."""
+        structure = OutputStructure(y)
+        self.out = (structure, [jax.ShapeDtypeStruct(np.shape(v), _canonical(np.result_type(v)))
+                                for v in structure.leaves])
+        return structure
 
     def flat_output(self, y: Any) -> list[np.ndarray]:
-        leaves = tree_util.tree_leaves(y)
-        if self.out is None:
-            self.remember(y)
+        structure = self.remember(y) if self.out is None or self.out[0].plain else self.out[0]
+        leaves = structure.leaves if structure.output is y else OutputStructure(y).leaves
         return [np.asarray(v, dtype=s.dtype) for v, s in zip(leaves, self.out[1])]  # type: ignore[index]
 
     def rrule(self, xs: Sequence[Any]) -> tuple[Any, Any]:
@@ -137,9 +158,8 @@ class _Spec:
 
     def pull(self, pullback: Any, xs: Sequence[Any], dys: Sequence[Any]) -> list[Any]:
         """The cotangents (NumPy, JAX's convention; ``None`` for integers) of the traced values."""
-        tree = self.out_structure()[0]
-        dy_tree = tree_util.tree_unflatten(tree, [np.asarray(d) for d in dys])
-        cotangents = pullback(from_host(dy_tree, dy_tree, conj=True))
+        structure = self.out_structure()[0]
+        cotangents = pullback(structure.cotangent([np.asarray(d) for d in dys], conj=True))
         n = len(self.call.args)
         if len(cotangents) != n + 1:
             raise TypeError(f"the chainrules pullback of {self.name} returned {len(cotangents)} cotangents for "
@@ -213,8 +233,8 @@ class _Spec:
             raise no_rule_error(self.f, "frule", args, self.call.positions, "JAX")
         y, dy = result
         flat_y = self.flat_output(y)
-        dense = to_host(dy, y, False, self.f, None, " (forward mode)", "JAX")
-        flat_dy = [np.asarray(v, dtype=s.dtype) for v, s in zip(tree_util.tree_leaves(dense), self.out[1])]  # type: ignore[index]
+        dense = self.out[0].tangent_leaves(dy, self.f, " (forward mode)", "JAX")  # type: ignore[index]
+        flat_dy = [np.asarray(v, dtype=s.dtype) for v, s in zip(dense, self.out[1])]  # type: ignore[index]
         return flat_y + flat_dy
 
 
@@ -277,9 +297,8 @@ def _vmap_method(spec: _Spec) -> str:
 def _primal(spec: _Spec, leaves: Sequence[Any]) -> Any:
     """The output alone (no derivative asked for)."""
     if _concrete(leaves):
-        flat = spec.primal(leaves)
-        return tree_util.tree_unflatten(spec.out_structure()[0], [_to_jax(v) for v in flat])
-    tree, shapes = spec.out_structure()
+        return [_to_jax(v) for v in spec.primal(leaves)]
+    shapes = spec.out_structure()[1]
     nd = len(spec.avals)
 
     def host_primal(*xs: Any) -> list[np.ndarray]:
@@ -288,8 +307,7 @@ def _primal(spec: _Spec, leaves: Sequence[Any]) -> Any:
             xs = tuple(_align(xs, spec.avals, nb)[0])
         return [np.asarray(v, s.dtype) for v, s in zip(spec.primal(xs), shapes)]
 
-    flat = _undifferentiable_callback(spec, "output", host_primal, shapes, leaves, _vmap_method(spec))
-    return tree_util.tree_unflatten(tree, list(flat))
+    return list(_undifferentiable_callback(spec, "output", host_primal, shapes, leaves, _vmap_method(spec)))
 
 
 def _forward(spec: _Spec, leaves: Sequence[Any]) -> tuple[Any, Any]:
@@ -298,9 +316,8 @@ def _forward(spec: _Spec, leaves: Sequence[Any]) -> tuple[Any, Any]:
         flat, token = spec.forward(leaves)
         token_array = jnp.asarray(np.int32(token))
         weakref.finalize(token_array, STORE.discard, token)  # JAX dropped the residuals: no backward pass
-        y = tree_util.tree_unflatten(spec.out_structure()[0], [_to_jax(v) for v in flat])
-        return y, (token_array, *leaves)
-    tree, shapes = spec.out_structure()
+        return [_to_jax(v) for v in flat], (token_array, *leaves)
+    shapes = spec.out_structure()[1]
 
     def host_forward(*xs: Any) -> list[np.ndarray]:
         nb = np.ndim(xs[0]) - len(spec.avals[0].shape) if spec.avals else 0
@@ -313,7 +330,7 @@ def _forward(spec: _Spec, leaves: Sequence[Any]) -> tuple[Any, Any]:
 
     *flat, token_array = _undifferentiable_callback(spec, "output", host_forward, [*shapes, _TOKEN], leaves,
                                                     _vmap_method(spec))
-    return tree_util.tree_unflatten(tree, flat), (token_array, *leaves)
+    return list(flat), (token_array, *leaves)
 
 
 def _backward(spec: _Spec, residuals: tuple[Any, ...], dy: Any) -> tuple[Any, ...]:
@@ -338,11 +355,10 @@ def _pushforward(spec: _Spec, primals: Sequence[Any], tangents: Sequence[Any]) -
     """``custom_jvp``'s rule: the output and its tangent, from the frule."""
     if _concrete([*primals, *tangents]):
         flat = spec.pushforward(primals, tangents)
-        tree, shapes = spec.out_structure()
-        m = len(shapes)
+        m = len(spec.out_structure()[1])
         out = [_to_jax(v) for v in flat]
-        return tree_util.tree_unflatten(tree, out[:m]), tree_util.tree_unflatten(tree, out[m:])
-    tree, shapes = spec.out_structure()
+        return out[:m], out[m:]
+    shapes = spec.out_structure()[1]
     n = len(primals)
     m = len(shapes)
     moving = [t for t, d in zip(tangents, spec.diff) if d]
@@ -363,14 +379,14 @@ def _pushforward(spec: _Spec, primals: Sequence[Any], tangents: Sequence[Any]) -
     y = _primal(spec, primals)
     dy = _undifferentiable_callback(spec, "forward-mode derivative", host_pushforward, shapes, [*primals, *moving],
                                     _vmap_method(spec))
-    return y, tree_util.tree_unflatten(tree, list(dy))
+    return y, list(dy)
 
 
 def _apply(f: Any, call: BoundCall, mode: str) -> Any:
     leaves = list(call.values)
     if _concrete(leaves):  # nothing traced: the function itself, on the arrays' NumPy views
-        y = f(*call.rebuild([np.asarray(x) for x in leaves]), **call.kwargs)
-        return tree_util.tree_map(_to_jax, y)
+        structure = OutputStructure(f(*call.rebuild([np.asarray(x) for x in leaves]), **call.kwargs))
+        return structure.rebuild([_to_jax(v) for v in structure.leaves])
     spec = _Spec(f, call)
     if mode == "reverse":
         @jax.custom_vjp
@@ -378,7 +394,7 @@ def _apply(f: Any, call: BoundCall, mode: str) -> Any:
             return _primal(spec, xs)
 
         chainrules_vjp_call.defvjp(lambda *xs: _forward(spec, xs), lambda res, dy: _backward(spec, res, dy))
-        return chainrules_vjp_call(*leaves)
+        return _rebuild(spec, chainrules_vjp_call(*leaves))
 
     @jax.custom_jvp
     def chainrules_jvp_call(*xs: Any) -> Any:
@@ -388,7 +404,22 @@ def _apply(f: Any, call: BoundCall, mode: str) -> Any:
     def chainrules_jvp_call_jvp(primals: Any, tangents: Any) -> Any:
         return _pushforward(spec, primals, tangents)
 
-    return chainrules_jvp_call(*leaves)
+    return _rebuild(spec, chainrules_jvp_call(*leaves))
+
+
+def _rebuild(spec: _Spec, flat: Sequence[Any]) -> Any:
+    """The output from JAX's values of its leaves: its containers, result objects and plain parts put back."""
+    return spec.out_structure()[0].rebuild(list(flat))
+
+
+def _plain_parts(structure: OutputStructure) -> str:
+    """The plain parts of an output, named for an error message."""
+    y = structure.output
+    if isinstance(y, dict):
+        names = [k for k in y if k not in structure.paths and not any(
+            isinstance(p, tuple) and p[:1] == (k,) for p in structure.paths)]
+        return ", ".join(repr(k) for k in names[:8]) + (", ..." if len(names) > 8 else "")
+    return "strings, None or objects"
 
 
 def primitive(f: Callable[..., Any] | None = None, *, mode: str = "reverse") -> Any:

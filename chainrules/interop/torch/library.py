@@ -54,8 +54,9 @@ import numpy as np
 import torch
 
 from chainrules.interop._arguments import function_name
-from chainrules.interop._host import from_host, stand_in, to_host
+from chainrules.interop._host import stand_in, to_host
 from chainrules.interop._lookup import find_rrule, no_rule_error
+from chainrules.interop._outputs import OutputStructure
 from chainrules.interop._pullbacks import PullbackStore
 from chainrules.interop.torch.config import TORCH_CONFIG
 from chainrules.interop.torch.conversion import to_numpy, to_tensor
@@ -129,13 +130,23 @@ def custom_op(f: Callable[..., Any], *, name: str | None = None, **kwargs: Any) 
     """
     op = _op_name(f, name)
     fname = function_name(f)
-    structure: dict[tuple[int, ...], Callable[[list[Any]], Any]] = {}  # by the inputs' ranks
+    structure: dict[tuple[int, ...], OutputStructure] = {}  # by the inputs' ranks
+
+    def split(y: Any) -> tuple[list[Any], OutputStructure]:
+        leaves, found = _flatten(y)
+        if found.plain:
+            raise TypeError(
+                f"{fname} returns a result object ({type(y).__name__}) or parts that are not tensors: a custom op's "
+                "outputs must be tensors whose shapes follow from its inputs' shapes, and these parts are only known "
+                "once it has run. Use chainrules.interop.torch.primitive (outside torch.compile) for it, which returns "
+                "the result object")
+        return leaves, found
 
     def call_f(xs: list[np.ndarray]) -> Any:
         return f(*xs, **kwargs)
 
     def outputs(y: Any, xs: list[np.ndarray], device: torch.device) -> list[torch.Tensor]:
-        leaves, rebuild = _flatten(y)
+        leaves, rebuild = split(y)
         structure[tuple(x.ndim for x in xs)] = rebuild
         out = []
         for v in leaves:
@@ -157,7 +168,7 @@ def custom_op(f: Callable[..., Any], *, name: str | None = None, **kwargs: Any) 
             raise TypeError(f"{fname}: its fake implementation calls it on stand-in values of the input shapes "
                             f"{[tuple(x.shape) for x in xs]}, which failed ({type(err).__name__}: {err}); "
                             "custom_op needs a function whose output shapes follow from its input shapes") from err
-        leaves, rebuild = _flatten(y)
+        leaves, rebuild = split(y)
         structure[tuple(s.ndim for s in stand_ins)] = rebuild
         device = xs[0].device if xs else torch.device("cpu")
         return [torch.empty(np.shape(v), dtype=_torch_dtype(np.result_type(v)), device=device) for v in leaves]
@@ -200,9 +211,8 @@ def custom_op(f: Callable[..., Any], *, name: str | None = None, **kwargs: Any) 
             pullback = entry.pullback
         rebuild = structure.get(tuple(x.ndim for x in arrays))
         if rebuild is None:
-            rebuild = _flatten(rule(arrays)[0])[1]
-        dy = rebuild([to_numpy(g) for g in grads])
-        cotangents = pullback(from_host(dy, dy))
+            rebuild = split(rule(arrays)[0])[1]
+        cotangents = pullback(rebuild.cotangent([to_numpy(g) for g in grads]))
         out = []
         for k, (ct, x, t) in enumerate(zip(cotangents[1:], arrays, xs)):
             if t.is_floating_point() or t.is_complex():
@@ -240,7 +250,7 @@ def custom_op(f: Callable[..., Any], *, name: str | None = None, **kwargs: Any) 
         rebuild = structure.get(tuple(x.dim() for x in xs))
         if rebuild is None or len(out) == 1:
             return out[0] if len(out) == 1 else tuple(out)
-        return rebuild(list(out))
+        return rebuild.rebuild(list(out))
 
     chainrules_custom_op.__name__ = getattr(f, "__name__", op)
     chainrules_custom_op.__doc__ = getattr(f, "__doc__", None)

@@ -21,6 +21,12 @@ node. Tensors inside tuple, list and dict arguments are found, and keyword argum
 holding them are bound to their positions (:mod:`chainrules.interop._arguments`); integer
 and boolean tensors get no gradient. Results have the dtype the rule gives (float32 stays
 float32) and the input's device (see :mod:`~chainrules.interop.torch.conversion`).
+
+A SciPy result object (``OdeResult``, ``OptimizeResult``) or a tuple with diagnostic parts
+(``odeint``'s ``(y, infodict)``) is returned as such: its floating fields are tensors
+carrying the derivative, its other fields (``success``, ``message``, ``nfev``, ``sol``)
+plain values, and the rule's pullback receives a structural ``Tangent`` of it
+(:mod:`chainrules.interop._outputs`).
 """
 
 from __future__ import annotations
@@ -34,8 +40,9 @@ import torch
 import torch.autograd.forward_ad as _forward_ad
 
 from chainrules.interop._arguments import BoundCall, function_name, locate
-from chainrules.interop._host import from_host, to_host
+from chainrules.interop._host import to_host
 from chainrules.interop._lookup import find_frule, find_rrule, no_rule_error
+from chainrules.interop._outputs import OutputStructure
 from chainrules.interop.errors import HigherOrderDerivativeError
 from chainrules.interop.torch.config import TORCH_CONFIG
 from chainrules.interop.torch.conversion import to_numpy, to_tensor
@@ -56,36 +63,11 @@ def _differentiable(t: torch.Tensor) -> bool:
     return t.is_floating_point() or t.is_complex()
 
 
-def _flatten(y: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
-    """The arrays of a rule's output (an array, or a tuple/list/namedtuple/dict of them), and how to rebuild it."""
-    if isinstance(y, (tuple, list)):
-        parts = [_flatten(v) for v in y]
-        sizes = [len(p[0]) for p in parts]
-
-        def rebuild_sequence(leaves: list[Any]) -> Any:
-            out, k = [], 0
-            for (_, rebuild), n in zip(parts, sizes):
-                out.append(rebuild(leaves[k:k + n]))
-                k += n
-            if hasattr(y, "_fields"):
-                return type(y)(*out)
-            return tuple(out) if isinstance(y, tuple) else out
-
-        return [leaf for p in parts for leaf in p[0]], rebuild_sequence
-    if isinstance(y, dict):
-        keys = list(y)
-        flat = [_flatten(y[k]) for k in keys]
-        sizes = [len(p[0]) for p in flat]
-
-        def rebuild_dict(leaves: list[Any]) -> Any:
-            out, k = {}, 0
-            for key, (_, rebuild), n in zip(keys, flat, sizes):
-                out[key] = rebuild(leaves[k:k + n])
-                k += n
-            return out
-
-        return [leaf for p in flat for leaf in p[0]], rebuild_dict
-    return [y], lambda leaves: leaves[0]
+def _flatten(y: Any) -> tuple[list[Any], OutputStructure]:
+    """The leaves of a rule's output (an array; a tuple, list, namedtuple or dict of them; a result object), and its
+    structure (:class:`~chainrules.interop._outputs.OutputStructure`: rebuilds it, reads cotangents of it)."""
+    structure = OutputStructure(y)
+    return structure.leaves, structure
 
 
 class _Spec:
@@ -104,7 +86,7 @@ class _Spec:
         return self.call.rebuild(xs)
 
     def outputs(self, y: Any, device: torch.device, xs: Sequence[Any] = ()
-                ) -> tuple[list[torch.Tensor], Callable[[list[Any]], Any]]:
+                ) -> tuple[list[torch.Tensor], OutputStructure]:
         leaves, rebuild = _flatten(y)
         arrays = [x for x in xs if isinstance(x, np.ndarray)]
         # an output sharing memory with an input (a rule returning a view) is copied: an autograd.Function's
@@ -132,7 +114,7 @@ class _Cell:
     def __init__(self) -> None:
         self.elements: list[_Cell] = []  # one per element of a torch.func.vmap batch
         self.pullback: Any = None
-        self.rebuild: Any = None
+        self.rebuild: Any = None  # the output's OutputStructure
         self.xs: list[Any] = []
         self.y: Any = None
 
@@ -169,6 +151,13 @@ def _sequential_vmap(function: Any, info: Any, in_dims: Any, inputs: list[Any], 
     if fresh_cell:
         cell.elements = elements
         cell.rebuild = elements[0].rebuild
+        if cell.rebuild.plain:
+            spec = inputs[0]
+            raise TypeError(
+                f"{spec.name} returns a result object ({type(cell.rebuild.output).__name__}) or parts that are not "
+                "tensors: under torch.func.vmap each batch element has its own (its message, its counts, and for a "
+                "solver the number of steps or events), which cannot be stacked into one output. Call the primitive "
+                "once per element (a Python loop), without vmap")
     stacked = tuple(torch.stack([o[k] for o in outs]) for k in range(len(outs[0])))
     return stacked, (0,) * len(stacked)
 
@@ -187,8 +176,7 @@ class _PullbackFunction(torch.autograd.Function):
                 ) -> Any:  # type: ignore[override]
         # tensors: the n cotangents of the outputs, then the primal inputs (not used here: they make the
         # result depend on them, so that differentiating it again reaches ``backward`` and raises)
-        dy_tree = cell.rebuild([to_numpy(g) for g in tensors[:n]])
-        cotangents = cell.pullback(from_host(dy_tree, cell.y))
+        cotangents = cell.pullback(cell.rebuild.cotangent([to_numpy(g) for g in tensors[:n]]))
         n = len(spec.call.args)
         if len(cotangents) != n + 1:
             raise TypeError(f"the chainrules pullback of {spec.name} returned {len(cotangents)} cotangents for "
@@ -231,7 +219,7 @@ class _PushforwardFunction(torch.autograd.Function):
         if result is None:
             raise no_rule_error(spec.f, "frule", args, spec.call.positions, "PyTorch")
         y, dy = result
-        leaves, _ = _flatten(to_host(dy, y, False, spec.f, None, " (forward mode)", "PyTorch"))
+        leaves = OutputStructure(y).tangent_leaves(dy, spec.f, " (forward mode)", "PyTorch")
         return tuple(_placed([to_tensor(v) for v in leaves], spec.tensors))
 
     @staticmethod
@@ -321,7 +309,7 @@ def _plain_call(f: Any, call: BoundCall) -> Any:
         result = find_rrule(TORCH_CONFIG, f, args, call.kwargs)
     y = f(*args, **call.kwargs) if result is None else result[0]
     leaves, rebuild = _flatten(y)
-    return rebuild(_placed([to_tensor(v) for v in leaves], call.values))
+    return rebuild.rebuild(_placed([to_tensor(v) for v in leaves], call.values))
 
 
 def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -376,7 +364,7 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
         spec = _Spec(raw, call)
         cell = _Cell()
         out = ChainrulesFunction.apply(spec, cell, *call.values)
-        return cell.rebuild(list(out))
+        return cell.rebuild.rebuild(list(out))
 
     chainrules_torch_primitive.fun = raw  # type: ignore[attr-defined]
     chainrules_torch_primitive._chainrules_torch_primitive = True  # type: ignore[attr-defined]
