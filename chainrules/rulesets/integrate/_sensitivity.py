@@ -265,13 +265,20 @@ class Stepper:
             if self.step is not None and self.step > 0 and t_to != t_from:  # cut to the interval
                 options["first_step"] = min(self.step, abs(t_to - t_from))
             solver = self.solver = self.solver_class(self.fun, t_from, z0, t_to, **options)
+        proposal = None
         while solver.status == "running":
             message = solver.step()
             if solver.status == "failed":
                 raise IntegrationFailedError(f"the {self.what} solve failed over [{t_from}, {t_to}]: {message}")
             if solver.t_old is not None:
                 self.step = abs(solver.t - solver.t_old)
-        self.step = getattr(solver, "h_abs", None) or self.step
+            if solver.status == "running":
+                proposal = getattr(solver, "h_abs", None)
+        # The next interval starts with the step the controller proposed after the last step that was not cut
+        # to this interval's end (the last step is often cut short, and its error then proposes a step up to
+        # ten times too long, which the next interval rejects), or after the last one if that proposes less.
+        last = getattr(solver, "h_abs", None)
+        self.step = (min(proposal, last) if proposal is not None and last is not None else last) or self.step
         return solver.y
 
 
