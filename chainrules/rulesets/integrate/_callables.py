@@ -122,8 +122,6 @@ class Leaves:
         """
         if out is None:
             out = np.zeros(self.size, dtype=self._dtype)
-        else:
-            out.fill(0)
         if self._direct is not None and type(tangent) is tuple:
             real = out.dtype.kind != "c"
             for k, start, stop, shape in self._direct:
@@ -133,12 +131,14 @@ class Leaves:
                     if isinstance(part, NotImplementedTangent):
                         raise NotImplementedDerivativeError(part)
                     if part is None or isinstance(part, AbstractZero):
+                        out[start:stop] = 0
                         continue
                     part = np.asarray(part)
                 if real and part.dtype.kind == "c":
                     part = part.real
                 out[start:stop] = part.ravel() if part.shape == shape else np.broadcast_to(part, shape).ravel()
             return out
+        out.fill(0)
         self._fill(out, self.root, tangent)
         return out
 
