@@ -289,9 +289,9 @@ def lookup_key(f: Any) -> Any:
     return f if unbound is None else unbound[0]
 
 
-def _public_owner(owner_name: str, attribute: str, f: Any) -> str | None:
+def _public_owner(owner_name: str, attribute: str, f: Any, modules: tuple[str, ...] = _PUBLIC_OWNERS) -> str | None:
     """``module.Class`` of a public class whose ``attribute`` is ``f`` (a private base's method)."""
-    for module_name in _PUBLIC_OWNERS:
+    for module_name in modules:
         try:
             module = importlib.import_module(module_name)
         except ImportError:
@@ -312,6 +312,45 @@ def _public_owner(owner_name: str, attribute: str, f: Any) -> str | None:
             found.append((distance, not name.endswith("_array"), name))
         if found:
             return f"{module_name}.{min(found)[2]}"
+    return None
+
+
+def _exported_from_package(module: str, qualname: str, f: Any) -> str | None:
+    """``package.Class.method`` when ``module`` is private (``scipy.stats._distn_infrastructure``) and the
+    public package above it (``scipy.stats``) exports the class the method is reached through."""
+    parts = module.split(".")
+    private = next((k for k, part in enumerate(parts) if part.startswith("_")), None)
+    if private is None or private == 0:
+        return None
+    package_name = ".".join(parts[:private])
+    try:
+        value: Any = importlib.import_module(package_name)
+    except ImportError:
+        return None
+    package = value
+    owner, _, attribute = qualname.rpartition(".")
+    for name in qualname.split("."):
+        value = inspect.getattr_static(value, name, None) if isinstance(value, type) else getattr(value, name, None)
+        if value is None:
+            break
+    if isinstance(value, property):
+        value = value.fget
+    if isinstance(value, (classmethod, staticmethod)):
+        value = value.__func__
+    if value is f:
+        return f"{package_name}.{qualname}"
+    if "." in owner:
+        return None
+    # a method of a private class: a public class of the package that inherits it (rv_generic.mean is
+    # scipy.stats.rv_continuous.mean), or a public instance of the class (dirichlet_gen.logpdf is
+    # scipy.stats.dirichlet.logpdf)
+    found = _public_owner(owner, attribute, f, (package_name,))
+    if found is not None:
+        return f"{found}.{attribute}"
+    for name in sorted(getattr(package, "__all__", None) or dir(package)):
+        obj = getattr(package, name, None)
+        if not name.startswith("_") and type(obj).__name__ == owner and not isinstance(obj, type):
+            return f"{package_name}.{name}.{attribute}"
     return None
 
 
@@ -354,6 +393,9 @@ def public_name(f: Any) -> str:
                 return f"{'.'.join(parts[:k])}.{qualname}"
     if "." in qualname:
         owner, _, attribute = qualname.rpartition(".")
+        exported = _exported_from_package(module, qualname, f)
+        if exported is not None:
+            return exported
         if "._" in f".{module}" or owner.startswith("_") or module == "chainrules.structured.base":
             public = _public_owner(owner.split(".")[-1], attribute, f)
             if public is not None:

@@ -94,6 +94,8 @@ class SparsePattern:
     ----------
     rows, cols : ndarray of int64
         The distinct stored positions, sorted row-major (``len(rows)`` free parameters).
+        For a 1-d or n-d ``coo`` array (``flat``), ``rows`` is zero and ``cols`` the
+        position in the flattened array.
     shape : tuple of int
 
     Examples
@@ -112,19 +114,26 @@ class SparsePattern:
            [6., 7.]])
     """
 
-    __slots__ = ("cols", "first_slot", "format", "rows", "shape", "slot_based", "slot_position")
+    __slots__ = ("cols", "first_slot", "flat", "format", "rows", "shape", "slot_based", "slot_position")
 
     def __init__(self, x: Any) -> None:
         self.shape = tuple(x.shape)
         self.format = x.format
-        self.slot_based = self.format in _SLOT_FORMATS
+        self.flat = len(self.shape) != 2
+        self.slot_based = self.format in _SLOT_FORMATS and not self.flat
         if self.slot_based:
             rows, cols, valid = _slots(x)
+        elif self.flat:  # a 1-d or n-d coo array: its positions in the flattened array, on one row
+            coords = x.tocoo().coords
+            cols = np.ravel_multi_index(coords, self.shape).astype(np.int64) if len(coords[0]) else \
+                np.zeros(0, np.int64)
+            rows = np.zeros_like(cols)
+            valid = np.ones(len(rows), dtype=bool)
         else:
             coo = x.tocoo()
             rows, cols = coo.row.astype(np.int64), coo.col.astype(np.int64)
             valid = np.ones(len(rows), dtype=bool)
-        ncols = self.shape[1]
+        ncols = int(np.prod(self.shape)) if self.flat else self.shape[1]
         keys = rows[valid] * ncols + cols[valid]
         unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         self.rows, self.cols = unique // max(ncols, 1), unique % max(ncols, 1)
@@ -148,6 +157,8 @@ class SparsePattern:
         >>> SparsePattern(sp.eye_array(2, format="csr")).gather(np.array([[1.0, 2.0], [3.0, 4.0]]))
         array([1., 4.])
         """
+        if self.flat:
+            G = G.reshape((1, -1)) if is_sparse(G) else np.reshape(np.asarray(G), (1, -1))
         if is_sparse(G):
             return gather(G, self.rows, self.cols)
         return np.asarray(G)[self.rows, self.cols]
@@ -170,6 +181,8 @@ class SparsePattern:
             data = np.zeros(template.data.size, dtype=values.dtype)
             data[self.first_slot] = values
             return template._with_data(data.reshape(template.data.shape), copy=True)  # never share index arrays
+        if self.flat:
+            return sp.coo_array((values, np.unravel_index(self.cols, self.shape)), shape=self.shape)
         coo = sp.coo_array((values, (self.rows, self.cols)), shape=self.shape)
         return type(template)(coo)
 
@@ -266,7 +279,7 @@ class SparseProjector(Projector):
         if dx.format in ("csr", "csc", "bsr"):
             return _same(dx.indptr, t.indptr) and _same(dx.indices, t.indices)
         if dx.format == "coo":
-            return _same(dx.row, t.row) and _same(dx.col, t.col)
+            return len(dx.coords) == len(t.coords) and all(_same(a, b) for a, b in zip(dx.coords, t.coords))
         return _same(dx.offsets, t.offsets)
 
     def __call__(self, dx: Any) -> Any:

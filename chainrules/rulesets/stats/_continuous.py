@@ -132,6 +132,11 @@ class ContinuousModel:
         need ten of them; their derivative is the quadrature that ``moment`` checks.
     moment_order : int
         The order of the ``moment`` samples (3; 2 for a law whose third moment is infinite).
+    slow_all_moments : str
+        Why ``mean``, ``var``, ``std`` and ``moment`` have no samples, if they have none: SciPy
+        integrates the quantile function for each (kappa4: most of a minute per finite-difference
+        check on a loaded machine); their rules are checked in the tests against an independent
+        quadrature.
     numeric_moment : bool
         ``True`` where SciPy integrates ``moment(3)`` numerically although its ``_stats`` gives the mean
         and variance in closed form (no skewness): that sample is checked in the shapes only, as for
@@ -145,6 +150,7 @@ class ContinuousModel:
     tail_q: ClassVar[float | None] = 1e-100
     moments_exist: ClassVar[bool] = True
     slow_moments: ClassVar[str] = ""
+    slow_all_moments: ClassVar[str] = ""
     numeric_moment: ClassVar[bool] = False
     moment_order: ClassVar[int] = 3
     sample_options: ClassVar[dict[str, Any]] = {}
@@ -165,6 +171,11 @@ class ContinuousModel:
     def kinks(self, *shapes: Any) -> tuple[float, ...]:
         """Points of the standardized support where the density is not smooth (the quadratures split there)."""
         return ()
+
+    def ends_vanish(self, *shapes: Any) -> bool | None:
+        """Whether the density is 0 at every end of the support that moves with the shapes (``None``: SciPy's
+        log-density at the ends decides, which rounding can hide: ``1 - h t`` a rounding error away from 0)."""
+        return None
 
     def _overrides(self, method: str) -> bool:
         return getattr(type(self), method) is not getattr(ContinuousModel, method)
@@ -559,6 +570,8 @@ def model_samples(model: ContinuousModel, method: str) -> Iterable[Sample]:
     if method in ("mean", "var", "std", "moment") and not model.moments_exist:
         return
     if method in ("var", "std") and model.slow_moments:
+        return
+    if method in ("mean", "var", "std", "moment") and model.slow_all_moments:
         return
     numeric = method in ("mean", "var", "std", "moment", "entropy") and not _own(
         dist, "_entropy" if method == "entropy" else "_stats") and not (method != "entropy" and _own(dist, "_munp"))

@@ -1,5 +1,6 @@
 """Distributions on a bounded support: triang, trapezoid, bradford, reciprocal, loguniform, rdist, truncexpon,
-truncpareto, truncweibull_min, argus; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the shapes.
+truncpareto, truncweibull_min, argus, irwinhall; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the
+shapes (irwinhall's ``n`` is a count).
 
 The maths
 ---------
@@ -49,7 +50,7 @@ from chainrules.rulesets.special._gamma_tools import psi_increment
 from chainrules.rulesets.special.incomplete_beta import betainc_dab
 from chainrules.rulesets.special.incomplete_gamma import gammainc_da
 from chainrules.rulesets.stats._continuous import ContinuousModel, added, f64, register_models, scaled
-from chainrules_core import NotImplementedTangent
+from chainrules_core import NotImplementedTangent, not_implemented
 
 __all__: list[str] = []
 
@@ -439,5 +440,52 @@ class _Argus(ContinuousModel):
         return (d2 - 2 * m * self.dmean(chi)[0],)
 
 
+# ---- irwinhall -------------------------------------------------------------------------------------------------
+class _IrwinHall(ContinuousModel):
+    """The sum of ``n`` standard uniforms: a count ``n``, differentiated in ``x``, ``loc`` and ``scale`` only.
+
+    Its density is the cardinal B-spline of degree ``n - 1``, whose derivative is the difference of
+    two of degree ``n - 2`` (de Boor, *A Practical Guide to Splines*, IX (12)): ``f_n'(z) = f_(n-1)(z) -
+    f_(n-1)(z - 1)``.
+    """
+
+    dist = st.irwinhall
+    shape_samples = ((4,),)
+    tail_q = None
+
+    def kinks(self, n: Any) -> tuple[float, ...]:
+        return tuple(float(k) for k in range(1, int(n)))
+
+    def dlogpdf_dz(self, z: Any, n: Any) -> Any:
+        z, n = np.broadcast_arrays(f64(z), f64(n))
+        out = np.zeros(z.shape)
+        for k in np.unique(n):
+            where = n == k
+            if k > 1:
+                zs = z[where]
+                lower = st.irwinhall.pdf(zs, k - 1) - st.irwinhall.pdf(zs - 1, k - 1)
+                out[where] = lower / st.irwinhall.pdf(zs, k)
+        return out[()]
+
+    def _count(self, what: str) -> tuple[Any, ...]:
+        return (not_implemented(f"scipy.stats.irwinhall.{what}: n is a count (SciPy accepts integers only); pass it "
+                                "as an int, whose tangent is NoTangent()"),)
+
+    def dlogpdf_dshapes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._count("logpdf")
+
+    def dcdf_dshapes(self, *args: Any, **kwargs: Any) -> Any:
+        return self._count("cdf")
+
+    def dmunp(self, n: int, *shapes: Any) -> Any:
+        return self._count("moment")
+
+    def dvar(self, *shapes: Any) -> Any:
+        return self._count("var")
+
+    def dentropy(self, *shapes: Any) -> Any:
+        return self._count("entropy")
+
+
 register_models(_Triang(), _Trapezoid(), _Bradford(), _Reciprocal(), _LogUniform(), _RDist(), _TruncExpon(),
-                _TruncPareto(), _TruncWeibullMin(), _Argus())
+                _TruncPareto(), _TruncWeibullMin(), _Argus(), _IrwinHall())

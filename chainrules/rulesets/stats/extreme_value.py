@@ -1,5 +1,5 @@
 """Extreme-value and Weibull-type distributions: genextreme, weibull_min, weibull_max, dweibull, invweibull,
-gompertz, exponweib, exponpow, genlogistic; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the shapes.
+gompertz, exponweib, exponpow, genlogistic, kappa4; every method in ``x`` (or ``q``), ``loc``, ``scale`` and the shapes.
 
 The maths
 ---------
@@ -59,6 +59,7 @@ from chainrules.rulesets.stats._continuous import (
     raw_moment_from_cumulants,
     register_models,
 )
+from chainrules_core import not_implemented
 
 __all__: list[str] = []
 
@@ -439,5 +440,81 @@ class _GenLogistic(ContinuousModel):
         return (np.where(c < 8e6, -1 / c + trigamma(c + 1), -1 / (2 * c * c)),)
 
 
+# ---- kappa4 ---------------------------------------------------------------------------------------------------
+class _Kappa4(ContinuousModel):
+    """Hosking's four-parameter kappa law (*IBM J. Res. Dev.* 38 (1994) 251): ``log F0 = log(1 - h t)/h``,
+    ``t = (1 - kz)^(1/k)``, ``log f0 = (1 - k) log t + (1/h - 1) log(1 - h t)``, with ``d log t/dk = -z^2 g(-kz)``
+    (genextreme's series near ``k = 0``). SciPy switches to other formulas at ``h = 0`` or ``k = 0`` exactly
+    (the limits); the shape derivatives there are ``not_implemented``."""
+
+    dist = st.kappa4
+    shape_samples = ((0.4, 0.3),)  # 0 < h, k < 1: the density vanishes at both (moving) ends
+    tail_q = None  # a bounded support
+    slow_all_moments = "SciPy integrates ppf(q)^n over q for every moment (tens of seconds per check)"
+
+    @staticmethod
+    def _parts(z: Any, h: Any, k: Any) -> tuple[Any, Any, Any, Any]:
+        """``t``, ``log t``, ``d log t/dk`` and ``log(1 - h t)``."""
+        with np.errstate(all="ignore"):
+            log_t = np.log1p(-k * z) / k
+            t = np.exp(log_t)
+            return t, log_t, -z * z * log1p_minus_ratio(-k * z), np.log1p(-h * t)
+
+    def ends_vanish(self, h: Any, k: Any) -> bool | None:
+        """The lower end ``(1 - h^-k)/k`` (``t = 1/h``) moves for ``h > 0`` and the density vanishes there for
+        ``h < 1``; the upper end ``1/k`` (``t = 0``) moves for ``k > 0``, the density vanishing for ``k < 1``."""
+        lower = (0 < h < 1) or (h <= 0 and k >= 0)
+        upper = (0 < k < 1) or k <= 0
+        return bool(lower and upper) if not (h <= 0 and k < 0) else None
+
+    @staticmethod
+    def _at_a_switch(h: Any, k: Any, what: str) -> Any:
+        if np.any(f64(h) == 0) or np.any(f64(k) == 0):
+            return not_implemented(f"scipy.stats.kappa4.{what}: SciPy switches to the limiting formulas at h = 0 or "
+                                   "k = 0 exactly; their shape derivatives are not written")
+        return None
+
+    def dlogpdf_dz(self, z: Any, h: Any, k: Any) -> Any:
+        with np.errstate(all="ignore"):
+            w = 1 - k * z
+            t = np.exp(np.log1p(-k * z) / np.where(k == 0, 1.0, k))
+            t = np.where(k == 0, np.exp(-z), t)
+            return -(1 - k) / w + (1 - h) * t / ((1 - h * t) * w)
+
+    def dlogpdf_dshapes(self, z: Any, h: Any, k: Any) -> Any:
+        switch = self._at_a_switch(h, k, "logpdf")
+        if switch is not None:
+            return (switch, switch)
+        t, log_t, dlog_t, log_1ht = self._parts(z, h, k)
+        with np.errstate(all="ignore"):
+            dh = -log_1ht / (h * h) - (1 / h - 1) * t / (1 - h * t)
+            dk = -log_t + dlog_t * ((1 - k) - (1 - h) * t / (1 - h * t))
+        return (dh, dk)
+
+    def _dlogcdf(self, z: Any, h: Any, k: Any) -> tuple[Any, Any]:
+        t, _, dlog_t, log_1ht = self._parts(z, h, k)
+        with np.errstate(all="ignore"):
+            return -log_1ht / (h * h) - t / (h * (1 - h * t)), -t * dlog_t / (1 - h * t)
+
+    def dlogcdf_dshapes(self, z: Any, logcdf: Any, h: Any, k: Any) -> Any:
+        switch = self._at_a_switch(h, k, "logcdf")
+        return (switch, switch) if switch is not None else self._dlogcdf(z, h, k)
+
+    def dcdf_dshapes(self, z: Any, h: Any, k: Any) -> Any:
+        switch = self._at_a_switch(h, k, "cdf")
+        if switch is not None:
+            return (switch, switch)
+        cdf = f64(self.dist.cdf(z, h, k))
+        return tuple(cdf * d for d in self._dlogcdf(z, h, k))
+
+    def dlogsf_dshapes(self, z: Any, logsf: Any, h: Any, k: Any) -> Any:
+        switch = self._at_a_switch(h, k, "logsf")
+        if switch is not None:
+            return (switch, switch)
+        with np.errstate(all="ignore"):
+            ratio = -np.expm1(logsf) / np.exp(logsf)  # F/S
+        return tuple(-ratio * d for d in self._dlogcdf(z, h, k))
+
+
 register_models(_GenExtreme(), _WeibullMin(), _WeibullMax(), _DWeibull(), _InvWeibull(), _Gompertz(), _ExponWeib(),
-                _ExponPow(), _GenLogistic())
+                _ExponPow(), _GenLogistic(), _Kappa4())

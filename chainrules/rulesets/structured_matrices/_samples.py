@@ -33,7 +33,7 @@ from chainrules.structured import (
     UpperTriangular,
 )
 
-__all__ = ["FORMATS", "KINDS", "every_kind", "sparse", "structured"]
+__all__ = ["FORMATS", "KINDS", "banded", "every_kind", "sparse", "structured"]
 
 KINDS: tuple[tuple[type, bool], ...] = (
     (Diagonal, False), (UpperTriangular, False), (LowerTriangular, False), (Symmetric, False), (Symmetric, True),
@@ -94,3 +94,19 @@ def sparse(rng: np.random.Generator, fmt: str, shape: tuple[int, int] = (3, 3), 
     if matrix:
         A = sp.coo_matrix(A)
     return A.asformat(fmt)
+
+
+def banded(rng: np.random.Generator, shape: tuple[int, int] = (3, 3), offsets: tuple[int, ...] = (-1, 0, 1),
+           dtype: Any = np.float64, *, matrix: bool = False) -> Any:
+    """A random ``dia`` array (a legacy ``dia_matrix`` for ``matrix=True``) whose stored diagonals hold no zero.
+
+    ``sparse(rng, "dia")`` stores the zeros of its random diagonals explicitly; functions
+    that convert to another format drop them (``dia`` to ``coo`` removes zeros), so their
+    output's pattern changes when finite differences perturb a stored zero. These
+    diagonals have no zeros, so the output's pattern is the same at every nearby point.
+    """
+    dtype = np.dtype(dtype)
+    data = _values(rng, dtype, len(offsets), shape[1])
+    data = data + np.where(data.real >= 0, 0.5, -0.5).astype(dtype)  # away from zero
+    cls = sp.dia_matrix if matrix else sp.dia_array
+    return cls((data, np.asarray(offsets)), shape=shape)

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg
 
-from chainrules import rrule, unthunk
+from chainrules import NotImplementedTangent, rrule, unthunk
 from chainrules.testing import test_frule, test_rrule
 from chainrules.testing.structured import random_sparse
 
@@ -58,3 +58,27 @@ def test_singular_matrix_gives_nan_like_spsolve():
         x, pullback = rrule(spsolve, A, np.ones(2))
     assert np.all(np.isnan(x))
     assert np.all(np.isnan(unthunk(pullback(np.ones(2))[2])))
+
+
+# ---- spsolve_triangular -----------------------------------------------------------------------------------------
+def _triangle(fmt, dtype=np.float64, upper=False, seed=0):
+    A = random_sparse("coo", (4, 4), dtype, rng=seed) + 3.0 * sp.eye_array(4)
+    return (sp.triu(A) if upper else sp.tril(A)).asformat(fmt)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128], ids=["float64", "float32", "complex"])
+@pytest.mark.parametrize("upper", [False, True], ids=["lower", "upper"])
+def test_spsolve_triangular(dtype, upper, rand):
+    spla = scipy.sparse.linalg
+    A, b = _triangle("csr", dtype, upper), rand((4, 2), dtype)
+    test_rrule(spla.spsolve_triangular, A, b, not upper)
+    test_frule(spla.spsolve_triangular, A, b[:, 0], fkwargs={"lower": not upper})
+    test_rrule(spla.spsolve_triangular, A, b, fkwargs={"lower": not upper, "unit_diagonal": True})
+
+
+def test_spsolve_triangular_of_a_full_matrix_is_not_implemented(rand):
+    spla = scipy.sparse.linalg
+    A = sp.csr_array(np.array([[2.0, 5.0], [1.0, 4.0]]))
+    _, pullback = rrule(spla.spsolve_triangular, A, rand(2))
+    dA = unthunk(pullback(rand(2))[1])
+    assert isinstance(dA, NotImplementedTangent) and "outside its lower triangle" in dA.info
