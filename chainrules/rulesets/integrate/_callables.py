@@ -19,6 +19,7 @@ import numpy as np
 
 from chainrules_core import (
     AbstractZero,
+    HasReverseMode,
     NoTangent,
     NotImplementedTangent,
     ProjectTo,
@@ -112,12 +113,15 @@ class Leaves:
         return _Node("none")
 
     # ---- tangents in -----------------------------------------------------------------------------------
-    def flatten(self, tangent: Any) -> np.ndarray:
+    def flatten(self, tangent: Any, out: np.ndarray | None = None) -> np.ndarray:
         """The flat vector of a (co)tangent of the template (zeros where it is a zero).
 
+        ``out``, when given, is a vector of ``size`` elements written in place (the adjoint writes the
+        parameters' cotangents straight into its right-hand side's output).
         Raises :class:`NotImplementedDerivativeError` where the tangent is not implemented.
         """
-        out = np.zeros(self.size, dtype=self._dtype)
+        if out is None:
+            out = np.zeros(self.size, dtype=self._dtype)
         if self._direct is not None and type(tangent) is tuple:
             real = out.dtype.kind != "c"
             for k, start, stop, shape in self._direct:
@@ -127,12 +131,14 @@ class Leaves:
                     if isinstance(part, NotImplementedTangent):
                         raise NotImplementedDerivativeError(part)
                     if part is None or isinstance(part, AbstractZero):
+                        out[start:stop] = 0
                         continue
                     part = np.asarray(part)
                 if real and part.dtype.kind == "c":
                     part = part.real
                 out[start:stop] = part.ravel() if part.shape == shape else np.broadcast_to(part, shape).ravel()
             return out
+        out.fill(0)
         self._fill(out, self.root, tangent)
         return out
 
@@ -220,6 +226,10 @@ class CallableDerivatives:
         self.parameters = Leaves(self.args if differentiate_args else ())
         self.own: Leaves | None = None  # the layout of fun's own cotangent, once one is seen
         self.own_missing: NotImplementedTangent | None = None
+        # the config's rrule_via_ad, looked up once: the adjoint calls it at every evaluation
+        self._rrule_via_ad: Callable[..., Any] = (
+            config.rrule_via_ad if isinstance(config, HasReverseMode)
+            else lambda f, *a: rrule_via_ad(config, f, *a))  # raises the usual TypeError when called
 
     @property
     def size(self) -> int:
@@ -238,20 +248,35 @@ class CallableDerivatives:
     def pullback_at(self, head: tuple[Any, ...], dy: Any) -> tuple[Any, np.ndarray, tuple[Any, ...]]:
         """``(y, vector, head_cotangents)``: ``fun``'s output, the flat cotangent of ``args`` (then of
         ``fun`` itself) for the output cotangent ``dy``, and the cotangents of ``head`` (possibly thunks)."""
-        y, pullback = rrule_via_ad(self.config, self.fun, *head, *self.args)
+        dtype = self.parameters.dtype if self.own is None else np.result_type(self.parameters.dtype, self.own.dtype)
+        vector = np.empty(self.size, dtype=dtype)
+        y, heads = self.pullback_into(head, dy, vector)
+        return y, vector, heads
+
+    def pullback_into(self, head: tuple[Any, ...], dy: Any, out: np.ndarray) -> tuple[Any, tuple[Any, ...]]:
+        """:meth:`pullback_at` writing the flat cotangent into ``out`` (``size`` elements); returns
+        ``(y, head_cotangents)``."""
+        y, pullback = self._rrule_via_ad(self.fun, *head, *self.args)
         cotangents = pullback(dy)
-        vector = self.parameters.flatten(tuple(cotangents[1 + self.n_head:]) if self.differentiate_args
-                                         else ZeroTangent())
-        df = unthunk(cotangents[0])
+        n = self.parameters.size
+        self.parameters.flatten(tuple(cotangents[1 + self.n_head:]) if self.differentiate_args else ZeroTangent(),
+                                out[:n])
+        df = cotangents[0]
+        if type(df) is not NoTangent:
+            self._own_cotangent(unthunk(df), out[n:])
+        elif self.own is not None:
+            out[n:] = 0
+        return y, tuple(cotangents[1:1 + self.n_head])
+
+    def _own_cotangent(self, df: Any, out: np.ndarray) -> None:
         if self.own is not None:
-            vector = np.concatenate([vector, self.own.flatten(df)])
+            self.own.flatten(df, out)
         elif isinstance(df, NotImplementedTangent):
             self.own_missing = df
         elif not _no_values(df) and not isinstance(df, NoTangent):
             self.own_missing = not_implemented(
                 "the function's own cotangent appeared only at some points of the integration; pass its "
                 "values through args")
-        return y, vector, tuple(cotangents[1:1 + self.n_head])
 
     def cotangents(self, vector: np.ndarray | NotImplementedTangent) -> tuple[Any, Any]:
         """``(fun_bar, args_bar)`` from an integrated flat vector."""

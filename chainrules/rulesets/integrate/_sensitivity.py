@@ -40,6 +40,7 @@ from scipy.integrate._ivp.bdf import BDF
 from scipy.integrate._ivp.ivp import METHODS
 from scipy.integrate._ivp.lsoda import LSODA
 from scipy.integrate._ivp.radau import Radau
+from scipy.integrate._ivp.rk import RungeKutta
 
 from chainrules.rulesets.integrate._callables import CallableDerivatives, NotImplementedDerivativeError
 from chainrules_core import (
@@ -146,6 +147,28 @@ class RightHandSide:
             y_bar = _dense(y_bar, y)
         return f, y_bar, vector
 
+    def adjoint_function(self, state: State) -> Callable[[float, np.ndarray], np.ndarray]:
+        """The right-hand side ``z' = -(J^H lambda, f_p^H lambda)`` of the adjoint ``z = (lambda, mu)`` along
+        ``state``: :meth:`vjp` with one pullback per evaluation, the parameters' cotangents written straight
+        into the output (no look-ups, conversions or copies per evaluation beyond the pullback's own)."""
+        n, derivatives, cotangent = self.n, self.derivatives, self.cotangent
+        ty, structural = self.order == "ty", self.output_type is not None
+
+        def adjoint_rhs(t: float, z: np.ndarray) -> np.ndarray:
+            y = state(t)
+            out = np.empty_like(z)
+            lam = z[:n]
+            _, heads = derivatives.pullback_into((t, y) if ty else (y, t), cotangent(lam) if structural else lam,
+                                                 out[n:])
+            y_bar = heads[1] if ty else heads[0]
+            if type(y_bar) is not np.ndarray:
+                y_bar = _dense(y_bar, y)
+            np.negative(y_bar, out=out[:n])
+            np.negative(out[n:], out=out[n:])
+            return out
+
+        return adjoint_rhs
+
     def jvp(self, t: float, y: np.ndarray, dy: np.ndarray | None, dfun: Any, dargs: Sequence[Any]) -> np.ndarray:
         """``J dy + f_p dp`` (plus the tangent of ``fun``'s own values) at ``(t, y)``."""
         dy_tangent: Any = ZeroTangent() if dy is None else dy
@@ -186,30 +209,10 @@ class Integrator:
         self.method, self.rtol, self.max_step = method, rtol, max_step
         self.atol = float(np.min(atol))
 
-    def run(self, fun: Callable[[float, np.ndarray], np.ndarray], t_from: float, t_to: float, z0: np.ndarray,
-            jac: Callable[[float, np.ndarray], Any] | None, what: str, first_step: float | None,
-            atol: Any = None) -> tuple[np.ndarray, float | None]:
-        """Integrate from ``t_from`` to ``t_to``; return the end state and the last step size.
-
-        The solver object is stepped directly: a sweep over many output times starts each interval with
-        the step size the previous one ended with, instead of selecting an initial step again.
-        """
-        solver_class = METHODS[self.method] if isinstance(self.method, str) else self.method
-        options: dict[str, Any] = dict(rtol=self.rtol, atol=self.atol if atol is None else atol,
-                                       max_step=self.max_step)
-        if jac is not None and is_implicit(self.method):
-            options["jac"] = jac
-        if first_step is not None and 0 < first_step <= abs(t_to - t_from):
-            options["first_step"] = first_step
-        solver = solver_class(fun, t_from, z0, t_to, **options)
-        last = None
-        while solver.status == "running":
-            message = solver.step()
-            if solver.status == "failed":
-                raise IntegrationFailedError(f"the {what} solve failed over [{t_from}, {t_to}]: {message}")
-            if solver.t_old is not None:
-                last = abs(solver.t - solver.t_old)
-        return solver.y, getattr(solver, "h_abs", None) or last
+    def stepper(self, fun: Callable[[float, np.ndarray], np.ndarray], jac: Callable[[float, np.ndarray], Any] | None,
+                what: str, atol: Any = None) -> Stepper:
+        """A :class:`Stepper` of ``z' = fun(t, z)`` with these settings (``atol`` replaces the forward one)."""
+        return Stepper(self, fun, jac, what, atol)
 
     def solve(self, fun: Callable[[float, np.ndarray], np.ndarray], t_span: tuple[float, float], z0: np.ndarray,
               jac: Callable[[float, np.ndarray], Any] | None, what: str, dense: bool = False) -> Any:
@@ -222,6 +225,73 @@ class Integrator:
         if not result.success:
             raise IntegrationFailedError(f"the {what} solve failed over [{t_span[0]}, {t_span[1]}]: {result.message}")
         return result
+
+
+class Stepper:
+    """Integrates one system over successive intervals, ``z`` possibly jumping between them (the adjoint
+    sweep from one output time to the next).
+
+    SciPy's solver object is stepped directly. Each interval starts with the step size the previous one
+    ended with (cut to the interval) instead of selecting an initial step again; an explicit Runge-Kutta
+    solver (RK23, RK45, DOP853) is moreover kept from one interval to the next, restarted in place at the
+    new state (its right-hand side evaluated there: one evaluation, as a new solver's first), which gives
+    the same steps as a new solver started with that step size without building one per interval.
+    """
+
+    def __init__(self, integrator: Integrator, fun: Callable[[float, np.ndarray], np.ndarray],
+                 jac: Callable[[float, np.ndarray], Any] | None, what: str, atol: Any = None) -> None:
+        method = integrator.method
+        self.solver_class = METHODS[method] if isinstance(method, str) else method
+        self.fun, self.what = fun, what
+        self.options: dict[str, Any] = dict(rtol=integrator.rtol, atol=integrator.atol if atol is None else atol,
+                                            max_step=integrator.max_step)
+        if jac is not None and is_implicit(method):
+            self.options["jac"] = jac
+        self.restartable = issubclass(self.solver_class, RungeKutta)
+        self.solver: Any = None
+        self.step: float | None = None
+
+    def run(self, t_from: float, t_to: float, z0: np.ndarray) -> np.ndarray:
+        """Integrate from ``t_from`` to ``t_to`` starting at ``z0``; return ``z(t_to)``."""
+        solver = self.solver
+        if (self.restartable and solver is not None and solver.t == t_from and t_to != t_from
+                and np.sign(t_to - t_from) == solver.direction and self.step is not None):
+            solver.t_bound, solver.status, solver.t_old = t_to, "running", None
+            solver.y = np.array(z0, dtype=solver.y.dtype)
+            solver.f = solver.fun(solver.t, solver.y)
+            solver.h_abs, solver.h_previous = self.step, None
+        else:
+            options = dict(self.options)
+            if self.step is not None and self.step > 0 and t_to != t_from:  # cut to the interval
+                options["first_step"] = min(self.step, abs(t_to - t_from))
+            solver = self.solver = self.solver_class(self.fun, t_from, z0, t_to, **options)
+        proposal = None
+        while solver.status == "running":
+            message = solver.step()
+            if solver.status == "failed":
+                raise IntegrationFailedError(f"the {self.what} solve failed over [{t_from}, {t_to}]: {message}")
+            if solver.t_old is not None:
+                self.step = abs(solver.t - solver.t_old)
+            if solver.status == "running":
+                proposal = getattr(solver, "h_abs", None)
+        # The next interval starts with the step the controller proposed after the last step that was not cut
+        # to this interval's end (the last step is often cut short, and its error then proposes a step up to
+        # ten times too long, which the next interval rejects), or after the last one if that proposes less.
+        last = getattr(solver, "h_abs", None)
+        self.step = (min(proposal, last) if proposal is not None and last is not None else last) or self.step
+        return solver.y
+
+
+class _SwitchableState:
+    """``y(t)`` from the state of the interval being swept (the adjoint's right-hand side keeps one)."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: State | None = None
+
+    def __call__(self, t: float) -> np.ndarray:
+        return self.current(t)  # type: ignore[misc]
 
 
 # ---- the adjoint --------------------------------------------------------------------------------------------
@@ -247,11 +317,13 @@ def adjoint_sweep(rhs: RightHandSide, integrator: Integrator, t0: float, jumps: 
     at: dict[float, list[Jump]] = {}
     for j in jumps:
         at.setdefault(j.t, []).append(j)
+    state = _SwitchableState()
+    stepper = _adjoint_stepper(rhs, integrator, state)
     t_cur: float | None = None
-    step: float | None = None
     for t_stop in stops if t0 in at else [*stops, t0]:
         if t_cur is not None and t_stop != t_cur:
-            z, step = _adjoint_segment(rhs, integrator, state_on(t_stop, t_cur), t_cur, t_stop, z, step)
+            state.current = state_on(t_stop, t_cur)
+            z = stepper.run(t_cur, t_stop, z)
         for j in at.get(t_stop, []):
             if j.lam is not None:
                 z[:n] += j.lam
@@ -261,16 +333,9 @@ def adjoint_sweep(rhs: RightHandSide, integrator: Integrator, t0: float, jumps: 
     return z[:n], z[n:]
 
 
-def _adjoint_segment(rhs: RightHandSide, integrator: Integrator, state: State, t_from: float, t_to: float,
-                     z0: np.ndarray, first_step: float | None) -> tuple[np.ndarray, float | None]:
+def _adjoint_stepper(rhs: RightHandSide, integrator: Integrator, state: State) -> Stepper:
     n, size = rhs.n, rhs.size
-
-    def adjoint_rhs(t: float, z: np.ndarray) -> np.ndarray:
-        _, y_bar, vector = rhs.vjp(t, state(t), z[:n])
-        out = np.empty_like(z)
-        np.negative(y_bar, out=out[:n])
-        np.negative(vector, out=out[n:])
-        return out
+    adjoint_rhs = rhs.adjoint_function(state)
 
     def adjoint_jacobian(t: float, z: np.ndarray) -> Any:
         # d/dz of the right-hand side: [[-J^H, 0], [-f_p^H, 0]]. The block of the quadrature mu is left out:
@@ -289,7 +354,7 @@ def _adjoint_segment(rhs: RightHandSide, integrator: Integrator, state: State, t
     atol = np.full(n + size, integrator.atol)
     if is_implicit(integrator.method):
         atol[n:] = np.inf
-    return integrator.run(adjoint_rhs, t_from, t_to, z0, adjoint_jacobian, "adjoint", first_step, atol)
+    return integrator.stepper(adjoint_rhs, adjoint_jacobian, "adjoint", atol)
 
 
 # ---- forward sensitivities -----------------------------------------------------------------------------------
