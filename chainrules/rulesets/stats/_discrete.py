@@ -48,7 +48,15 @@ from scipy.special import logsumexp
 from scipy.stats._distn_infrastructure import rv_discrete, rv_discrete_frozen, rv_frozen, rv_generic
 
 from chainrules.rulesets.stats._distribution_methods import MethodCall, register_method
-from chainrules_core import NoTangent, NotImplementedTangent, Sample, not_implemented, sample_inputs
+from chainrules_core import (
+    NoTangent,
+    NotImplementedTangent,
+    Sample,
+    Varargs,
+    non_differentiable,
+    not_implemented,
+    sample_inputs,
+)
 
 __all__ = ["MAX_CANCELLATION", "MAX_TAIL_TERMS", "DiscreteModel", "f64", "register_discrete_models"]
 
@@ -399,6 +407,16 @@ METHODS: dict[str, tuple[Callable[..., Any], KernelFn]] = {
 }
 """Method name -> (the method's function, its kernel)."""
 
+STEP_METHODS = {
+    "ppf": rv_discrete.ppf,
+    "isf": rv_discrete.isf,
+    "median": rv_generic.median,
+    "interval": rv_generic.interval,
+    "rvs": rv_discrete.rvs,
+}
+"""The integer-valued methods of a discrete distribution (quantiles and draws): piecewise constant in every
+argument, declared non-differentiable, as ``numpy.floor_divide`` is (and ChainRules.jl's ``fld``)."""
+
 
 def register_discrete_models(*models: DiscreteModel) -> None:
     """Register the rules of every method of :data:`METHODS` for the models' distributions, and their samples."""
@@ -412,6 +430,10 @@ def register_discrete_models(*models: DiscreteModel) -> None:
     for method, kernel in METHODS.values():
         register_method(method, {cls: kernel for cls in classes})
     for name, (method, _) in METHODS.items():
+        sample_inputs(method)(_sample_generator(models, name))
+    for name, method in STEP_METHODS.items():
+        for cls in classes:
+            non_differentiable(method, cls, Varargs(object))
         sample_inputs(method)(_sample_generator(models, name))
     register_frozen_method(rv_discrete_frozen.pmf, "pmf")
     register_frozen_method(rv_discrete_frozen.logpmf, "logpmf")
@@ -435,7 +457,13 @@ def model_samples(model: DiscreteModel, method: str) -> Iterable[Sample]:
     for shapes in moment_shapes if method in ("mean", "var", "std") and moment_shapes is not None \
             else model.shape_samples:
         label = f"{model.name}{tuple(shapes)}"
-        if method in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"):
+        if method in ("ppf", "isf"):  # levels away from the jumps: finite differences see nothing move either
+            yield Sample(dist, np.array([0.37, 0.64]), *shapes, label=f"{label} {method}")
+        elif method == "interval":
+            yield Sample(dist, 0.8, *shapes, label=f"{label} {method}")
+        elif method == "rvs":
+            yield Sample(dist, *shapes, fkwargs={"size": 3, "random_state": 1}, label=f"{label} {method}")
+        elif method in ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf"):
             k = np.unique(f64(dist.ppf(np.array([0.15, 0.5, 0.85]), *shapes)))
             high = float(dist.support(*shapes)[1])
             k = k[k < high].astype(np.int64)  # inside the support, where F < 1 (at its end S = 0: constant)
