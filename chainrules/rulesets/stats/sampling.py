@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 import scipy.stats as st
 from scipy._lib._util import check_random_state
-from scipy.stats._distn_infrastructure import rv_continuous, rv_continuous_frozen, rv_frozen, rv_generic
+from scipy.stats._distn_infrastructure import rv_continuous, rv_continuous_frozen, rv_discrete, rv_frozen, rv_generic
 from scipy.stats._multivariate import dirichlet_gen
 
 from chainrules.rulesets.special.incomplete_beta import betainc_dab, log_betainc_dx
@@ -83,6 +83,7 @@ from chainrules_core import (
     ZeroTangent,
     differentiable,
     frule,
+    non_differentiable,
     not_implemented,
     passes_through,
     read_cotangent,
@@ -246,6 +247,8 @@ def _rvs_rules() -> tuple[Callable[..., Any], Callable[..., Any]]:
 rvs_rrule, rvs_frule = _rvs_rules()
 rrule.register(rv_generic.rvs, rv_continuous, Varargs(object))(rvs_rrule)
 frule.register(rv_generic.rvs, rv_continuous, Varargs(object))(rvs_frule)
+# rv_generic.rvs called with a discrete distribution (rv_discrete.rvs itself is declared with the discrete models)
+non_differentiable(rv_generic.rvs, rv_discrete, Varargs(object))
 
 
 # ---- frozen distributions ---------------------------------------------------------------------------------
