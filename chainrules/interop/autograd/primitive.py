@@ -32,7 +32,14 @@ from autograd.core import JVPNode, VJPNode, defjvp_argnums, defvjp_argnums
 from autograd.tracer import Box
 
 from chainrules.interop._arguments import BoundCall, function_name, locate
-from chainrules.interop._lookup import find_frule, find_rrule
+from chainrules.interop._lookup import (
+    _CONFIG_RULES,
+    _PLAIN_CALLABLES,
+    bound_method,
+    find_frule,
+    find_rrule,
+    needs_config,
+)
 from chainrules.interop.autograd.config import AUTOGRAD_CONFIG, is_differentiable
 from chainrules.interop.autograd.conversion import (
     cotangent_from_autograd,
@@ -50,7 +57,7 @@ from chainrules.interop.autograd.higher_order import (
 )
 from chainrules.interop.autograd.results import traced_output
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
-from chainrules_core import NoTangent, ZeroTangent
+from chainrules_core import NoTangent, Thunk, ZeroTangent, rrule
 
 __all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
@@ -59,6 +66,7 @@ _ndarray = np.ndarray
 _NO = NoTangent()
 _allocate: Any = object.__new__  # a node without running its maker: the rule already ran
 _ZERO = ZeroTangent()
+_Thunk = Thunk
 
 
 _CONTAINERS = (tuple, list, dict)
@@ -141,6 +149,8 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
         parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])  # type: ignore[union-attr]
         out = []
         for k, ct in enumerate(parts):
+            if type(ct) is _Thunk:  # a binary rule's lazy cotangent, wanted: its value, without the generic reader
+                ct = ct.unthunk()
             if type(ct) is _ndarray and ct.dtype.kind != "c":
                 out.append(ct)
             else:
@@ -260,6 +270,9 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     """
 
     autograd_vjp = None if fallback is None else functools.partial(_given, fallback)
+    # a plain function (the NumPy functions autograd wraps): find_rrule's first look-up is rrule(f, *args),
+    # made here directly unless a rule of f needs the config (known from the registries' hooks, at call time)
+    direct = type(f) in _PLAIN_CALLABLES and bound_method(f) is None and not needs_config(f)
 
     def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         if kwargs and holds_box(kwargs.values()):
@@ -275,7 +288,9 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
                 with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
                     return fallback(argnums, ans, args, kwargs)
             return _vjp_of_traced(f, alt, _positional(f, args, kwargs, argnums), args, kwargs)
-        result = _find_rrule(f, alt, args, kwargs)
+        result = rrule(f, *args) if direct and not kwargs and f not in _CONFIG_RULES else None
+        if result is None:
+            result = _find_rrule(f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, ans, args, kwargs)

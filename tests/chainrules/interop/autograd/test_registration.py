@@ -267,3 +267,33 @@ def test_higher_order_rules_through_a_registration(rng: np.random.Generator, unt
     with use_chainrules():
         g = autograd.grad(lambda v: anp.sum(wrapped(anp.tanh, v)))(xs)
     check_approx(g, vjp(None, lambda v: np.sum(np.tanh(v)), 1.0, xs)[0])
+
+
+def test_a_rule_requiring_the_config_registered_after_a_plain_one_is_used(untouched: None) -> None:
+    """The VJP maker calls ``rrule(f, *args)`` directly while no rule of ``f`` needs the config;
+    a rule that does, registered later and more specific, must then be the one called."""
+    from chainrules import HasReverseMode
+
+    def scale(x: Any) -> Any:
+        return 2.0 * x
+
+    wrapped = autograd_primitive(scale)
+    calls: list[str] = []
+
+    @rrule.register(scale, object)
+    def scale_rrule(x: Any) -> Any:
+        calls.append("plain")
+        return 2.0 * x, lambda dy: (NoTangent(), 2.0 * unthunk(dy))
+
+    x = np.array([1.0, -2.0])
+    with use_chainrules(replace=True):
+        check_approx(autograd.grad(lambda v: anp.sum(wrapped(v)))(x), np.full(2, 2.0))
+        assert calls == ["plain"]
+
+        @rrule.register(scale, np.ndarray, config=HasReverseMode)
+        def scale_config_rrule(config: Any, x: np.ndarray) -> Any:
+            calls.append("config")
+            return 2.0 * x, lambda dy: (NoTangent(), 2.0 * unthunk(dy))
+
+        check_approx(autograd.grad(lambda v: anp.sum(wrapped(v)))(x), np.full(2, 2.0))
+        assert calls == ["plain", "config"]
