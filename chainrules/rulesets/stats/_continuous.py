@@ -294,6 +294,21 @@ def added(*parts: Any) -> Any:
 _MODELS: dict[type, ContinuousModel] = {}
 
 
+CONTINUOUS_MODULES = ("beta_family", "bounded", "circular", "extreme_value", "gamma_family", "location_scale",
+                      "noncentral", "normal_family", "pareto_family", "skewed_and_folded")
+"""The modules of :mod:`chainrules.rulesets.stats` that register continuous distributions."""
+
+
+def all_models() -> list[ContinuousModel]:
+    """Every continuous distribution's model, by name, after importing the modules that register them
+    (for sample generators of the generic methods: freezing, ``rvs``)."""
+    import importlib
+
+    for name in CONTINUOUS_MODULES:
+        importlib.import_module(f"chainrules.rulesets.stats.{name}")
+    return sorted(_MODELS.values(), key=lambda m: m.name)
+
+
 def model_of(dist: Any) -> ContinuousModel:
     for klass in type(dist).__mro__:
         model = _MODELS.get(klass)

@@ -302,16 +302,9 @@ def register_for_testing() -> None:
                        unflatten_tangent=unflatten_tangent)
 
 
-_CONTINUOUS_MODULES = ("beta_family", "bounded", "circular", "extreme_value", "gamma_family", "location_scale",
-                       "noncentral", "normal_family", "pareto_family", "skewed_and_folded")
-"""The modules of :mod:`chainrules.rulesets.stats` that register continuous distributions."""
-
-
 @sample_inputs(rv_generic, rv_generic.freeze, rv_generic.__call__)
 def _freeze_samples(rng: np.random.Generator) -> Any:
-    import importlib
-
-    from chainrules.rulesets.stats._continuous import _MODELS
+    from chainrules.rulesets.stats._continuous import all_models
 
     register_for_testing()
     yield Sample(st.norm, 1.0, 2.0, label="norm(mu, sigma)")
@@ -319,9 +312,7 @@ def _freeze_samples(rng: np.random.Generator) -> Any:
     yield Sample(st.norm, 1.0, fkwargs={"scale": 2.0}, label="norm(mu, scale=sigma): sigma a constant")
     # every continuous distribution with rules, at its first shape sample: freezing is generic, and a sample per
     # distribution is what says (and checks) that it applies to that distribution
-    for name in _CONTINUOUS_MODULES:
-        importlib.import_module(f"chainrules.rulesets.stats.{name}")
-    for model in sorted(_MODELS.values(), key=lambda m: m.name):
+    for model in all_models():
         if model.name == "norm":
             continue
         shapes = model.shape_samples[0] if model.shape_samples else ()

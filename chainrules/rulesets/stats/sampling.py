@@ -394,7 +394,26 @@ def _rvs_samples(rng: np.random.Generator) -> list[Sample]:
             Sample(st.weibull_min, 1.7, 0.0, 2.0, 3, fkwargs={"random_state": 4},
                    label="weibull_min: its shape is not implemented"),
             Sample(st.norm, np.float32(1.0), np.float32(2.0), 3, fkwargs={"random_state": 7}, label="float32"),
-            Sample(st.poisson, 3.0, 4, fkwargs={"random_state": 1}, label="poisson: integer draws (NoTangent)")]
+            Sample(st.poisson, 3.0, 4, fkwargs={"random_state": 1}, label="poisson: integer draws (NoTangent)"),
+            *_every_distribution_rvs_samples()]
+
+
+def _every_distribution_rvs_samples() -> list[Sample]:
+    """loc and scale's pathwise derivative at a sample of every continuous distribution with rules; the shapes held
+    fixed (NumPy's samplers draw some by rejection, which finite differences cannot follow: the shape derivatives
+    are checked above with draws by inversion, where they are implemented)."""
+    from chainrules.rulesets.stats._continuous import all_models
+    from chainrules.testing import PrimalAndTangent
+
+    implicit = (type(st.gamma), type(st.chi2), type(st.beta))  # erlang is a gamma: shapes differentiated above
+    samples = []
+    for model in all_models():
+        if isinstance(model.dist, implicit) or type(model.dist).rvs is not rv_generic.rvs:
+            continue  # (wrapcauchy has an rvs of its own, which wraps the draws: no rule)
+        shapes = [PrimalAndTangent(s, NO) for s in (model.shape_samples[0] if model.shape_samples else ())]
+        samples.append(Sample(model.dist, *shapes, 0.25, 1.5, 3, fkwargs={"random_state": 7},
+                              label=f"{model.name}: loc and scale, the shapes held fixed"))
+    return samples
 
 
 @sample_inputs(rv_frozen.rvs)
