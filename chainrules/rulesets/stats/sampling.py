@@ -160,7 +160,7 @@ class _RvsCall:
         """The standard draw ``z`` behind the output (of the output's ``shape``), from the saved state."""
         state = check_random_state(copy.deepcopy(self.state) if not isinstance(self.state, (int, np.integer))
                                    else self.state)
-        z = self.dist.rvs(*self.shapes, loc=0.0, scale=1.0, size=shape, random_state=state)
+        z = rv_generic.rvs(self.dist, *self.shapes, loc=0.0, scale=1.0, size=shape, random_state=state)
         return np.asarray(z, dtype=np.float64).reshape(shape)
 
 
@@ -172,7 +172,7 @@ def standard_draw(dist: Any, args: tuple[Any, ...], kwargs: dict[str, Any], shap
 def _rvs_rules() -> tuple[Callable[..., Any], Callable[..., Any]]:
     def rvs_rrule(dist: rv_continuous, *args: Any, **kwargs: Any) -> Any:
         call = _RvsCall(dist, args, kwargs)
-        y = dist.rvs(*args, **kwargs)
+        y = rv_generic.rvs(dist, *args, **kwargs)  # the function the rule is for (wrapcauchy overrides dist.rvs)
         n = int(dist.numargs)
         live = [differentiable(a) and i < n + 2 for i, a in enumerate(args)]
 
@@ -214,7 +214,7 @@ def _rvs_rules() -> tuple[Callable[..., Any], Callable[..., Any]]:
 
     def rvs_frule(tangents: Any, dist: rv_continuous, *args: Any, **kwargs: Any) -> Any:
         call = _RvsCall(dist, args, kwargs)
-        y = dist.rvs(*args, **kwargs)
+        y = rv_generic.rvs(dist, *args, **kwargs)  # the function the rule is for (wrapcauchy overrides dist.rvs)
         n = int(dist.numargs)
         moving = []
         for i, (a, t) in enumerate(zip(args, tangents[2:])):
