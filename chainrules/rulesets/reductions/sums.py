@@ -252,18 +252,25 @@ def _sum_rrule_fast(a: np.ndarray, axis: int | None,
 
     A cotangent that is an ndarray of the output's shape and dtype is copied (the output's
     size) and broadcast back to a read-only view of ``a``'s shape, as
-    :meth:`_Summation.cotangent` does; any other cotangent goes through the general
+    :meth:`_Summation.cotangent` does; a float cotangent of a float64 number output fills
+    an array of ones along every axis (the broadcast view is read-only as well); any other
+    cotangent goes through the general
     pullback (built when first needed), which reads, validates and projects it. Both give
     the same results (``tests/chainrules_core/test_fast_paths.py``).
     """
     y = np.add.reduce(a, axis)  # what np.sum does for an ndarray, without its Python layers
     shape = a.shape
+    scalar = type(y) is np.float64  # a float64 number out: a Python or NumPy float cotangent is common
     slow: list[Callable[[Any], tuple[Any, ...]]] = []
 
     def sum_pullback(dy: Any) -> tuple[Any, ...]:
-        if type(dy) is np.ndarray and dy.dtype == a.dtype and dy.shape == y.shape:
+        t = type(dy)
+        if t is np.ndarray and dy.dtype == a.dtype and dy.shape == y.shape:
             small = dy.reshape(keepdims_shape(shape, reduced_axes(axis, len(shape))))
             return _NO, broadcast_view(small.copy(), shape), _NO, _NO, _NO, _NO, _NO, _NO
+        if scalar and (t is float or t is np.float64):
+            small = np.full(keepdims_shape(shape, reduced_axes(axis, len(shape))), dy)
+            return _NO, broadcast_view(small, shape), _NO, _NO, _NO, _NO, _NO, _NO
         if not slow:
             slow.append(general(a, axis)[1])
         return slow[0](dy)
