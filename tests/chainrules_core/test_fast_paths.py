@@ -130,7 +130,8 @@ def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
     shape = np.shape(y_fast)
     dtype = np.asarray(y_fast).dtype
     cotangents: list[Any] = [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0),
-                             np.full(shape, 0.5, np.float32), np.full(shape, 2, np.int64), np.array(0.25),
+                             np.full(shape, 0.5, np.float32), np.full(shape, 0.5), np.full(shape, 2, np.int64),
+                             np.array(0.25),
                              ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc",
                              np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1)]
     for dy in cotangents:
