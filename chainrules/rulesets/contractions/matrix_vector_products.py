@@ -147,6 +147,8 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
 
 # The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32))
+_new_thunk = object.__new__
+_NO = NoTangent()
 
 
 def _matmul_rrule_fast(a: np.ndarray, b: np.ndarray) -> Any:
@@ -163,7 +165,10 @@ def _matmul_rrule_fast(a: np.ndarray, b: np.ndarray) -> Any:
 
     def matmul_pullback(dy: Any) -> tuple[Any, ...]:
         if type(dy) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
-            return NoTangent(), Thunk(lambda: dy @ b.T), Thunk(lambda: a.T @ dy)
+            da, db = _new_thunk(Thunk), _new_thunk(Thunk)  # Thunk(fn) without its check that fn is callable
+            da.fn = lambda: dy @ b.T
+            db.fn = lambda: a.T @ dy
+            return _NO, da, db
         if not general:
             general.append(_matmul_rrule_general(a, b)[1])
         return general[0](dy)  # type: ignore[no-any-return]
