@@ -576,7 +576,37 @@ def _fast_cotangent(call: Any, args: tuple[Any, ...], y: Any, dy: Any, x: Any) -
             floating_point.restore(token)
         else:
             _fp_reset(token)
-    # project_argument(x, g), the common cases decided by type
+    return _project_fast(x, g)
+
+
+def _fast_unary_cotangent(call: Any, x: Any, y: Any, dy: Any) -> Any:
+    """:func:`_fast_cotangent` of the one argument ``x`` of a unary function (no argument tuple to unpack)."""
+    if _fp_state is None:  # pragma: no cover  (NumPy 1.x)
+        token = floating_point.quiet()
+    else:
+        current = _fp_get()
+        token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
+    try:
+        value = call(x, y)
+        t = type(value)
+        if t is _float64 or t is float or (t is _ndarray and value.dtype.kind == "f"):
+            g = value * dy
+        elif isinstance(value, NotImplementedTangent):
+            return value
+        else:
+            g = conj_if_complex(value) * dy
+    finally:
+        if _fp_state is None:  # pragma: no cover
+            floating_point.restore(token)
+        else:
+            _fp_reset(token)
+    if type(g) is _ndarray and type(x) is _ndarray and g.shape == x.shape and g.dtype == x.dtype:
+        return g
+    return _project_fast(x, g)
+
+
+def _project_fast(x: Any, g: Any) -> Any:
+    """``project_argument(x, g)``, the common cases decided by type."""
     tx = type(x)
     if tx is _ndarray:
         if type(g) is _ndarray:
@@ -624,7 +654,7 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
                 return pullback_of((x,), y)(dy)
             if constant:
                 return NO, _argument_cotangent(partial, (x,), y, dy, 0)
-            return NO, _fast_cotangent(partial, (x,), y, dy, x)
+            return NO, _fast_unary_cotangent(partial, x, y, dy)
 
         return y, fast_pullback
 

@@ -130,7 +130,8 @@ def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
     shape = np.shape(y_fast)
     dtype = np.asarray(y_fast).dtype
     cotangents: list[Any] = [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0),
-                             np.full(shape, 0.5, np.float32), np.full(shape, 2, np.int64), np.array(0.25),
+                             np.full(shape, 0.5, np.float32), np.full(shape, 0.5), np.full(shape, 2, np.int64),
+                             np.array(0.25),
                              ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc",
                              np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1)]
     for dy in cotangents:
@@ -207,3 +208,124 @@ def test_fast_rrule_raises_no_floating_point_warning_and_leaves_the_error_state_
             assert np.geterr()["divide"] == "raise"
     assert np.geterr() == before
     np.testing.assert_array_equal(dx, [np.inf, 0.25])
+
+
+# ---- fast paths of hand-written rules (sum, matmul, transpose) against their general rrules ------------------------
+def _array_cotangents(y: Any) -> list[Any]:
+    """Cotangents for an output ``y``: the fast path's own case, then everything it must hand to the general path."""
+    shape = np.shape(y)
+    dtype = np.asarray(y).dtype
+    good = RNG.standard_normal(shape).astype(dtype) if shape else dtype.type(1.5)
+    readonly = np.array(good, copy=True)
+    if shape:
+        readonly.flags.writeable = False
+    return [good, readonly, 1.5, np.float64(-2.0), np.full(shape, 0.5, np.float32), np.full(shape, 0.5),
+            np.full(shape, 2, np.int64), np.full(shape, 1 + 2j), np.array(0.25), ZeroTangent(), NoTangent(),
+            not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc", np.ones((*shape, 2)),
+            np.ones(shape[::-1]),
+            Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1), np.full(shape, 1.0).view(np.matrix)
+            if len(shape) == 2 else np.array(["a"] * (shape[0] if shape else 1))]
+
+
+def _compare_rules(fast: Any, general: Any, args: tuple[Any, ...]) -> None:
+    """``fast(*args)`` and ``general(*args)``: same output, same cotangents (values, types, dtypes, thunks,
+    read-only flags), same errors, and no cotangent aliasing an input or a writeable view of the cotangent."""
+    copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+    y_fast, pb_fast = fast(*args)
+    y_general, pb_general = general(*args)
+    _same(y_fast, y_general)
+    assert pb_fast.__name__ == pb_general.__name__
+    for dy in _array_cotangents(y_fast):
+        fast_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
+        general_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
+        _same_outcome(fast_out, general_out)
+        if fast_out[0] != "value":
+            continue
+        raw_fast, raw_general = pb_fast(dy), pb_general(dy)
+        assert [type(d) for d in raw_fast] == [type(d) for d in raw_general]
+        for d_fast, d_general in zip(fast_out[1], general_out[1]):
+            if isinstance(d_fast, np.ndarray):
+                assert d_fast.flags.writeable == d_general.flags.writeable
+                for a in args:
+                    if isinstance(a, np.ndarray):
+                        assert not np.may_share_memory(d_fast, a)
+                if isinstance(dy, np.ndarray):  # a view of the caller's cotangent only where the general path gives one
+                    assert np.may_share_memory(d_fast, dy) == np.may_share_memory(d_general, dy)
+                    if np.may_share_memory(d_fast, dy):
+                        assert not d_fast.flags.writeable
+    for a, kept in zip(args, copies):  # nothing written into the inputs
+        if isinstance(a, np.ndarray):
+            np.testing.assert_array_equal(a, kept)
+
+
+REDUCED = [RNG.standard_normal((3, 3)), RNG.standard_normal((2, 3, 4)).astype(np.float32), RNG.standard_normal(3),
+           np.array(1.5), RNG.standard_normal((2, 2)) + 1j, np.ones((0, 3)),
+           np.asfortranarray(RNG.standard_normal((2, 3))),
+           RNG.standard_normal((4, 3))[::2]]
+
+
+@pytest.mark.parametrize("a", REDUCED, ids=lambda a: f"{a.dtype}{a.shape}")
+def test_sum_fast_rrule_is_the_general_rrule(a: np.ndarray) -> None:
+    from chainrules.rulesets.reductions import sums
+
+    assert rrule.find(np.sum, a, 0) is not None
+    for axis in [None, 0, -1, a.ndim, 5]:
+        args = (a,) if axis is None else (a, axis)
+        with np.errstate(all="ignore"):
+            outcome_fast = _outcome(lambda args=args: sums.sum_rrule(*args))
+            outcome_general = _outcome(lambda args=args: sums.sum_rrule.general(*args))
+        assert outcome_fast[0] == outcome_general[0], (outcome_fast, outcome_general)
+        if outcome_fast[0] == "error":  # an axis out of range: NumPy's own error, unchanged
+            assert outcome_fast[1:] == outcome_general[1:]
+            continue
+        _compare_rules(sums.sum_rrule, sums.sum_rrule.general, args)
+
+
+def test_sum_fast_rrule_is_taken_for_the_common_call() -> None:
+    from chainrules.rulesets.reductions import sums
+
+    a = np.ones((3, 3))
+    assert sums.sum_rrule(a, 0)[1].__code__ is sums._sum_rrule_fast(a, 0, sums.sum_rrule.general)[1].__code__
+    assert sums.sum_rrule(a, 0, keepdims=True)[1].__code__ is not sums._sum_rrule_fast(a, 0, None)[1].__code__
+
+
+MATRICES = [(RNG.standard_normal((3, 3)), RNG.standard_normal((3, 3))),
+            (RNG.standard_normal((2, 3)), RNG.standard_normal((3, 4))),
+            (RNG.standard_normal((2, 3)).astype(np.float32), RNG.standard_normal((3, 1)).astype(np.float32)),
+            (np.asfortranarray(RNG.standard_normal((3, 3))), RNG.standard_normal((3, 3)).T),
+            (RNG.standard_normal((0, 3)), RNG.standard_normal((3, 2))),
+            # not the fast path's case: the general rule answers them, through the same dispatch
+            (RNG.standard_normal((2, 3)), RNG.standard_normal((3, 4)).astype(np.float32)),
+            (RNG.standard_normal((2, 3)) + 1j, RNG.standard_normal((3, 4))),
+            (RNG.standard_normal((2, 3, 3)), RNG.standard_normal((3, 3))),
+            (RNG.standard_normal(3), RNG.standard_normal(3))]
+
+
+@pytest.mark.parametrize("a, b", MATRICES, ids=lambda x: f"{x.dtype}{x.shape}")
+def test_matmul_fast_rrule_is_the_general_rrule(a: np.ndarray, b: np.ndarray) -> None:
+    from chainrules.rulesets.contractions import matrix_vector_products as mvp
+
+    _compare_rules(mvp.matmul_rrule, mvp._matmul_rrule_general, (a, b))
+
+
+def test_matmul_fast_rrule_keeps_the_thunks_lazy() -> None:
+    from chainrules.rulesets.contractions import matrix_vector_products as mvp
+
+    a, b = np.ones((2, 3)), np.ones((3, 4))
+    _, pullback = mvp.matmul_rrule(a, b)
+    assert pullback.__code__ is mvp._matmul_rrule_fast(a, b)[1].__code__
+    _, da, db = pullback(np.ones((2, 4)))
+    assert isinstance(da, Thunk) and isinstance(db, Thunk)
+
+
+TRANSPOSED = [RNG.standard_normal((3, 3)), RNG.standard_normal((2, 3, 4)).astype(np.float32), RNG.standard_normal(3),
+              np.array(1.5), RNG.standard_normal((2, 2)) + 1j, np.ones((0, 3)), RNG.standard_normal((4, 3))[::2],
+              np.arange(6).reshape(2, 3), np.ones((2, 2), np.float16)]
+
+
+@pytest.mark.parametrize("a", TRANSPOSED, ids=lambda a: f"{a.dtype}{a.shape}")
+def test_transpose_fast_rrule_is_the_general_rrule(a: np.ndarray) -> None:
+    from chainrules.rulesets.arrays import axes
+
+    _compare_rules(axes.transpose_rrule, axes._transpose_rrule_general, (a,))
+    _compare_rules(lambda a: axes.transpose_rrule(a, None), lambda a: axes._transpose_rrule_general(a, None), (a,))

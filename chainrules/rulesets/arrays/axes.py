@@ -75,11 +75,46 @@ def transpose_rrule(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
     >>> pb(np.ones((3, 4, 2)))[1].shape
     (2, 3, 4)
     """
+    if axes is None and type(a) is np.ndarray and a.dtype in _FAST_DTYPES and a.size:
+        return _transpose_rrule_fast(a)
+    return _transpose_rrule_general(a, axes)
+
+
+# The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
+_FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32, np.complex128, np.complex64))
+
+
+def _transpose_rrule_general(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
+    """:func:`transpose_rrule` without its fast path: the specification the fast path is tested against."""
     y = np.transpose(a, axes)
     cotangent_a = _permutation_rules("np.transpose", a, y, _permutation(np.ndim(a), axes))
 
     def transpose_pullback(dy: Any) -> tuple[Any, ...]:
         return NO, cotangent_a(dy), NO
+
+    return y, transpose_pullback
+
+
+def _transpose_rrule_fast(a: np.ndarray) -> tuple[Any, Pullback]:
+    """:func:`transpose_rrule` for a non-empty ndarray of a float or complex dtype with the axes reversed.
+
+    A cotangent that is an ndarray of the output's shape and dtype is transposed back at
+    once (a read-only view, as :func:`~chainrules.rulesets.arrays._linear_maps.own` makes
+    it); any other cotangent goes through the general pullback (built when first needed),
+    which reads, validates and projects it. Both give the same results
+    (``tests/chainrules_core/test_fast_paths.py``).
+    """
+    y = a.transpose()
+    general: list[Pullback] = []
+
+    def transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        if type(dy) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
+            da = dy.transpose()
+            da.flags.writeable = False
+            return NO, da, NO
+        if not general:
+            general.append(_transpose_rrule_general(a)[1])
+        return general[0](dy)
 
     return y, transpose_pullback
 

@@ -43,6 +43,7 @@ from chainrules_core import (
     NoTangent,
     ProjectTo,
     Sample,
+    Thunk,
     cotangent_projector,
     frule,
     passes_through,
@@ -138,6 +139,45 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     >>> rrule(operator.matmul, np.eye(2), np.ones(2))[0]
     array([1., 1.])
     """
+    if (not kwargs and a.ndim == 2 and b.ndim == 2 and type(a) is np.ndarray and type(b) is np.ndarray
+            and a.dtype == b.dtype and a.dtype in _FAST_DTYPES):
+        return _matmul_rrule_fast(a, b)
+    return _matmul_rrule_general(a, b, **kwargs)
+
+
+# The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
+_FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32))
+_new_thunk = object.__new__
+_NO = NoTangent()
+
+
+def _matmul_rrule_fast(a: np.ndarray, b: np.ndarray) -> Any:
+    """:func:`matmul_rrule` for two real matrices of the same dtype and no keyword.
+
+    A cotangent that is an ndarray of the output's shape and dtype gives the thunks
+    ``dy @ b.T`` and ``a.T @ dy`` at once (already in the operands' spaces: the same
+    dtype and shape, nothing to project); any other cotangent goes through the general
+    pullback (built when first needed), which reads, validates and projects it. Both give
+    the same results (``tests/chainrules_core/test_fast_paths.py``).
+    """
+    y = np.matmul(a, b)
+    general: list[Any] = []
+
+    def matmul_pullback(dy: Any) -> tuple[Any, ...]:
+        if type(dy) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
+            da, db = _new_thunk(Thunk), _new_thunk(Thunk)  # Thunk(fn) without its check that fn is callable
+            da.fn = lambda: dy @ b.T
+            db.fn = lambda: a.T @ dy
+            return _NO, da, db
+        if not general:
+            general.append(_matmul_rrule_general(a, b)[1])
+        return general[0](dy)  # type: ignore[no-any-return]
+
+    return y, matmul_pullback
+
+
+def _matmul_rrule_general(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
+    """:func:`matmul_rrule` without its fast path: the specification the fast path is tested against."""
     reject_keywords(np.matmul, kwargs, _UFUNC_REJECTED)
     y = np.matmul(a, b, **kwargs) if kwargs else np.matmul(a, b)
     project_a, project_b = cotangent_projector(a), cotangent_projector(b)

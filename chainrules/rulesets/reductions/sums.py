@@ -211,6 +211,15 @@ def _register_sum(f: Callable[..., Any], short: str, *,
     """Register the rules of ``f(a, axis, dtype, out, keepdims, initial, where)`` (sum, nansum)."""
     def sum_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
                   initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+        if (fast and type(a) is np.ndarray and a.dtype in _FAST_DTYPES and (axis is None or type(axis) is int)
+                and dtype is None and out is None and keepdims is NOVALUE and initial is NOVALUE
+                and where is NOVALUE):
+            return _sum_rrule_fast(a, axis, general_sum_rrule)
+        return general_sum_rrule(a, axis, dtype, out, keepdims, initial, where)
+
+    def general_sum_rrule(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = NOVALUE,
+                          initial: Any = NOVALUE,
+                          where: Any = NOVALUE) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
         reject_out(f, out)
         y, cotangents = _summation_rrule(f, a, axis, dtype, keepdims, initial, where,
                                          skip_nan=skip_nan, mean=False)
@@ -221,6 +230,9 @@ def _register_sum(f: Callable[..., Any], short: str, *,
 
         return y, name_pullback(sum_pullback, short)
 
+    fast = f is np.sum
+    sum_rrule.general = general_sum_rrule  # type: ignore[attr-defined]
+
     def sum_frule(tangents: tuple[Any, ...], a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                   keepdims: Any = NOVALUE, initial: Any = NOVALUE, where: Any = NOVALUE) -> tuple[Any, Any]:
         reject_out(f, out)
@@ -228,6 +240,42 @@ def _register_sum(f: Callable[..., Any], short: str, *,
                                 skip_nan=skip_nan, mean=False)
 
     return register_rules(f, short, sum_rrule, sum_frule)
+
+
+# The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
+_FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32, np.complex128, np.complex64))
+
+
+def _sum_rrule_fast(a: np.ndarray, axis: int | None,
+                    general: Callable[..., Any]) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+    """``np.sum(a, axis)`` for an ndarray of a float or complex dtype and no other keyword.
+
+    A cotangent that is an ndarray of the output's shape and dtype is copied (the output's
+    size) and broadcast back to a read-only view of ``a``'s shape, as
+    :meth:`_Summation.cotangent` does; a float cotangent of a float64 number output fills
+    an array of ones along every axis (the broadcast view is read-only as well); any other
+    cotangent goes through the general
+    pullback (built when first needed), which reads, validates and projects it. Both give
+    the same results (``tests/chainrules_core/test_fast_paths.py``).
+    """
+    y = np.add.reduce(a, axis)  # what np.sum does for an ndarray, without its Python layers
+    shape = a.shape
+    scalar = type(y) is np.float64  # a float64 number out: a Python or NumPy float cotangent is common
+    slow: list[Callable[[Any], tuple[Any, ...]]] = []
+
+    def sum_pullback(dy: Any) -> tuple[Any, ...]:
+        t = type(dy)
+        if t is np.ndarray and dy.dtype == a.dtype and dy.shape == y.shape:
+            small = dy.reshape(keepdims_shape(shape, reduced_axes(axis, len(shape))))
+            return _NO, broadcast_view(small.copy(), shape), _NO, _NO, _NO, _NO, _NO, _NO
+        if scalar and (t is float or t is np.float64):
+            small = np.full(keepdims_shape(shape, reduced_axes(axis, len(shape))), dy)
+            return _NO, broadcast_view(small, shape), _NO, _NO, _NO, _NO, _NO, _NO
+        if not slow:
+            slow.append(general(a, axis)[1])
+        return slow[0](dy)
+
+    return y, name_pullback(sum_pullback, "sum")
 
 
 def _register_mean(f: Callable[..., Any], short: str, *,
