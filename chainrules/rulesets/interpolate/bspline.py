@@ -29,7 +29,6 @@ import numpy as np
 import scipy.interpolate as si
 
 from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
-from chainrules.rulesets.contractions._multilinear import lazy_cotangent
 from chainrules.rulesets.interpolate._bspline import (
     AntiderivativeStep,
     BSplineIntegral,
@@ -37,6 +36,7 @@ from chainrules.rulesets.interpolate._bspline import (
     PadStep,
     SplineEval,
 )
+from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
 from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
 from chainrules.rulesets.reductions._registration import name_pullback
 from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
@@ -172,31 +172,12 @@ class BSplineCall:
 
 
 def _call_rules(b: Any, x: Any, nu: Any, extrapolate: Any, method: bool) -> Any:
-    call = BSplineCall(b, x, nu, extrapolate)
-    project_b, project_x = ProjectTo(b), cotangent_projector(x)
-    name = "scipy.interpolate.BSpline.__call__"
-
-    def pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, call.y, name)
-        if passes_through(dy):
-            zero = passed_on(dy)
-            parts: tuple[Any, ...] = (project_b(zero), project_x(zero), NoTangent(), NoTangent())
-        else:
-            parts = (lazy_cotangent(project_b, lambda: call.object_cotangent(dy)),
-                     lazy_cotangent(project_x, lambda: call.point_cotangent(dy)), NoTangent(), NoTangent())
-        return (NoTangent(), *parts) if method else parts
-
-    return call.y, name_pullback(pullback, "bspline___call__" if method else "bspline_call")
+    return object_call_rrule(BSplineCall(b, x, nu, extrapolate), b, x, "scipy.interpolate.BSpline.__call__",
+                             "bspline", method, constants=2)
 
 
 def _call_frule(tangents: Any, b: Any, x: Any, nu: Any, extrapolate: Any, position: int) -> Any:
-    call = BSplineCall(b, x, nu, extrapolate)
-    dobject = object_fields(tangents[position], b)
-    dx = tangent_array(tangents[position + 1], x)
-    for t in (dobject, dx):
-        if isinstance(t, NotImplementedTangent):
-            return call.y, t
-    return call.y, output_tangent(call.tangent(dobject, dx), call.y)
+    return object_call_frule(BSplineCall(b, x, nu, extrapolate), tangents, b, x, position)
 
 
 @rrule.register_functor(si.BSpline)

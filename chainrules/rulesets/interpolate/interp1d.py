@@ -26,17 +26,15 @@ from typing import Any
 import numpy as np
 import scipy.interpolate as si
 
-from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
-from chainrules.rulesets.contractions._multilinear import lazy_cotangent
+from chainrules.rulesets.arrays._linear_maps import tangent_array
 from chainrules.rulesets.interpolate._bspline import SplineEval
-from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
+from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
+from chainrules.rulesets.interpolate._objects import object_tangent, read_object
 from chainrules.rulesets.interpolate.splines import InterpolatingFit
-from chainrules.rulesets.reductions._registration import name_pullback
 from chainrules.rulesets.reductions._tangent_values import passed_on
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
-    ProjectTo,
     Sample,
     Tangent,
     cotangent_projector,
@@ -44,7 +42,6 @@ from chainrules_core import (
     frule,
     not_implemented,
     passes_through,
-    read_cotangent,
     rrule,
     sample_inputs,
 )
@@ -260,42 +257,11 @@ def interp1d_frule(tangents: Any, x: Any, y: Any, kind: Any = "linear", axis: An
 
 # ---- calling it -----------------------------------------------------------------------------------------
 def _call_rrule(obj: Any, x: Any, method: bool) -> Any:
-    call = Interp1dCall(obj, x)
-    project_obj, project_x = ProjectTo(obj), cotangent_projector(x)
-    name = "scipy.interpolate.interp1d.__call__"
-
-    def pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, call.y, name)
-        if passes_through(dy):
-            zero = passed_on(dy)
-            parts: tuple[Any, ...] = (project_obj(zero), project_x(zero))
-        else:
-            memo: list[Any] = []
-
-            def pick(i: int) -> Any:
-                def value() -> Any:
-                    if not memo:
-                        memo.extend(call.cotangents(dy))
-                    return memo[i]
-
-                return value
-
-            parts = (lazy_cotangent(project_obj, pick(0)), lazy_cotangent(project_x, pick(1)))
-        return (NoTangent(), *parts) if method else parts
-
-    return call.y, name_pullback(pullback, "interp1d___call__" if method else "interp1d_call")
+    return object_call_rrule(Interp1dCall(obj, x), obj, x, "scipy.interpolate.interp1d.__call__", "interp1d", method)
 
 
 def _call_frule(tangents: Any, obj: Any, x: Any, position: int) -> Any:
-    call = Interp1dCall(obj, x)
-    fields = object_fields(tangents[position], obj)
-    dx = tangent_array(tangents[position + 1], x)
-    for d in (fields, dx):
-        if isinstance(d, NotImplementedTangent):
-            return call.y, d
-    if fields is None and dx is None:
-        return call.y, output_tangent(None, call.y)
-    return call.y, output_tangent(call.tangent(fields, dx), call.y)
+    return object_call_frule(Interp1dCall(obj, x), tangents, obj, x, position)
 
 
 @rrule.register_functor(si.interp1d)

@@ -29,7 +29,7 @@ import numpy as np
 import scipy.interpolate as si
 
 from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
-from chainrules.rulesets.contractions._multilinear import lazy_cotangent
+from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
 from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
 from chainrules.rulesets.interpolate._piecewise import (
     Integral,
@@ -40,7 +40,6 @@ from chainrules.rulesets.interpolate._piecewise import (
     evaluate,
     slope,
 )
-from chainrules.rulesets.reductions._registration import name_pullback
 from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
     NoTangent,
@@ -212,30 +211,11 @@ class PPolyCall:
 
 
 def _call_rules(p: Any, x: Any, nu: Any, extrapolate: Any, name: str, method: bool) -> Any:
-    call = PPolyCall(p, x, nu, extrapolate)
-    project_p, project_x = ProjectTo(p), cotangent_projector(x)
-
-    def pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, call.y, name)
-        if passes_through(dy):
-            zero = passed_on(dy)
-            parts: tuple[Any, ...] = (project_p(zero), project_x(zero), NoTangent(), NoTangent())
-        else:
-            parts = (lazy_cotangent(project_p, lambda: call.object_cotangent(dy)),
-                     lazy_cotangent(project_x, lambda: call.point_cotangent(dy)), NoTangent(), NoTangent())
-        return (NoTangent(), *parts) if method else parts
-
-    return call.y, name_pullback(pullback, "ppoly___call__" if method else "ppoly_call")
+    return object_call_rrule(PPolyCall(p, x, nu, extrapolate), p, x, name, "ppoly", method, constants=2)
 
 
 def _call_frule(tangents: Any, p: Any, x: Any, nu: Any, extrapolate: Any, object_position: int) -> Any:
-    call = PPolyCall(p, x, nu, extrapolate)
-    dobject = object_fields(tangents[object_position], p)
-    dx = tangent_array(tangents[object_position + 1], x)
-    for t in (dobject, dx):
-        if isinstance(t, NotImplementedTangent):
-            return call.y, t
-    return call.y, output_tangent(call.tangent(dobject, dx), call.y)
+    return object_call_frule(PPolyCall(p, x, nu, extrapolate), tangents, p, x, object_position)
 
 
 @rrule.register_functor(si.PPoly)

@@ -29,22 +29,19 @@ from typing import Any
 import numpy as np
 import scipy.interpolate as si
 
-from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
-from chainrules.rulesets.contractions._multilinear import lazy_cotangent
-from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
-from chainrules.rulesets.reductions._registration import name_pullback
+from chainrules.rulesets.arrays._linear_maps import tangent_array
+from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
+from chainrules.rulesets.interpolate._objects import object_tangent, read_object
 from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
 from chainrules_core import (
     NoTangent,
     NotImplementedTangent,
-    ProjectTo,
     Sample,
     Tangent,
     cotangent_projector,
     frule,
     not_implemented,
     passes_through,
-    read_cotangent,
     rrule,
     sample_inputs,
 )
@@ -302,43 +299,12 @@ def rbfinterpolator_frule(tangents: Any, y: Any, d: Any, neighbors: Any = None, 
 
 # ---- calling it -----------------------------------------------------------------------------------------
 def _call_rrule(obj: Any, x: Any, method: bool) -> Any:
-    call = RBFCall(obj, x)
-    project_obj, project_x = ProjectTo(obj), cotangent_projector(x)
-    name = "scipy.interpolate.RBFInterpolator.__call__"
-
-    def pullback(dy: Any) -> tuple[Any, ...]:
-        dy = read_cotangent(dy, call.y, name)
-        if passes_through(dy):
-            zero = passed_on(dy)
-            parts: tuple[Any, ...] = (project_obj(zero), project_x(zero))
-        else:
-            memo: list[Any] = []
-
-            def pick(i: int) -> Any:
-                def value() -> Any:
-                    if not memo:
-                        memo.extend(call.cotangents(dy))
-                    return memo[i]
-
-                return value
-
-            parts = (lazy_cotangent(project_obj, pick(0)), lazy_cotangent(project_x, pick(1)))
-        return (NoTangent(), *parts) if method else parts
-
-    return call.y, name_pullback(pullback, "rbfinterpolator___call__" if method else "rbfinterpolator_call")
+    return object_call_rrule(RBFCall(obj, x), obj, x, "scipy.interpolate.RBFInterpolator.__call__",
+                             "rbfinterpolator", method)
 
 
 def _call_frule(tangents: Any, obj: Any, x: Any, position: int) -> Any:
-    call = RBFCall(obj, x)
-    fields = object_fields(tangents[position], obj)
-    dx = tangent_array(tangents[position + 1], x)
-    for t in (fields, dx):
-        if isinstance(t, NotImplementedTangent):
-            return call.y, t
-    if fields is None and dx is None:
-        return call.y, output_tangent(None, call.y)
-    value = call.tangent(fields, dx)
-    return call.y, value if isinstance(value, NotImplementedTangent) else output_tangent(value, call.y)
+    return object_call_frule(RBFCall(obj, x), tangents, obj, x, position)
 
 
 @rrule.register_functor(si.RBFInterpolator)
