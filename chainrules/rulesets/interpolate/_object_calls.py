@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
 from chainrules.rulesets.contractions._multilinear import lazy_cotangent
 from chainrules.rulesets.interpolate._objects import object_fields
@@ -29,7 +31,39 @@ from chainrules_core import (
     read_cotangent,
 )
 
-__all__ = ["object_call_frule", "object_call_rrule"]
+__all__ = ["PointsAlongAxis", "object_call_frule", "object_call_rrule"]
+
+
+class PointsAlongAxis:
+    """The output layout of a call ``obj(q)`` of an object that interpolates along ``axis``.
+
+    SciPy puts the points' shape ``q.shape`` where ``axis`` stood among the trailing axes of the
+    coefficients: the output has the shape ``trailing[:axis] + q.shape + trailing[axis:]``. The maths
+    works on ``(points, trailing)`` arrays; ``_out`` and ``_in`` move between the two layouts.
+    Subclasses set ``q_shape``, ``q_ndim``, ``trailing``, ``axis`` and ``npoints``.
+    """
+
+    q_shape: tuple[int, ...]
+    q_ndim: int
+    trailing: tuple[int, ...]
+    axis: int
+    npoints: int
+
+    def _permutation(self, ndim: int) -> list[int]:
+        order = list(range(ndim))
+        return order[self.q_ndim:self.q_ndim + self.axis] + order[:self.q_ndim] + order[self.q_ndim + self.axis:]
+
+    def _out(self, values: np.ndarray) -> np.ndarray:
+        """A ``(points, trailing)`` array in the output's layout."""
+        out = values.reshape(self.q_shape + self.trailing)
+        return out.transpose(self._permutation(out.ndim)) if self.axis != 0 else out
+
+    def _in(self, dy: Any) -> np.ndarray:
+        """An output-shaped array back to ``(points, trailing)``."""
+        dy = np.asarray(dy)
+        if self.axis != 0:
+            dy = dy.transpose(np.argsort(self._permutation(dy.ndim)))
+        return dy.reshape(self.npoints, -1)
 
 
 def _lazy_parts(call: Any, dy: Any) -> tuple[Any, Any]:

@@ -36,7 +36,7 @@ from chainrules.rulesets.interpolate._bspline import (
     PadStep,
     SplineEval,
 )
-from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
+from chainrules.rulesets.interpolate._object_calls import PointsAlongAxis, object_call_frule, object_call_rrule
 from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
 from chainrules.rulesets.reductions._registration import name_pullback
 from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
@@ -119,7 +119,7 @@ def bspline_frule(tangents: Any, t: Any, c: Any, k: Any, extrapolate: Any = True
 
 
 # ---- calling a BSpline ------------------------------------------------------------------------------------
-class BSplineCall:
+class BSplineCall(PointsAlongAxis):
     """One call ``b(q, nu, extrapolate)``: its output and derivatives.
 
     Examples
@@ -134,6 +134,7 @@ class BSplineCall:
         self.b, self.nu = b, int(nu)
         q_array = np.asarray(q)
         self.q_shape, self.q_ndim = q_array.shape, q_array.ndim
+        self.axis, self.npoints = int(b.axis), q_array.size
         c = np.asarray(b.c)
         self.c_shape, self.trailing = c.shape, c.shape[1:]
         ext = b.extrapolate if extrapolate is None else extrapolate
@@ -141,20 +142,6 @@ class BSplineCall:
         self.eval = SplineEval(np.asarray(b.t), c.reshape(c.shape[0], -1), b.k, q_array.ravel(), self.nu,
                                call_mode(ext))
 
-    def _permutation(self, ndim: int) -> list[int]:
-        order = list(range(ndim))
-        axis = self.b.axis
-        return order[self.q_ndim:self.q_ndim + axis] + order[:self.q_ndim] + order[self.q_ndim + axis:]
-
-    def _out(self, values: np.ndarray) -> np.ndarray:
-        out = values.reshape(self.q_shape + self.trailing)
-        return out.transpose(self._permutation(out.ndim)) if self.b.axis != 0 else out
-
-    def _in(self, dy: np.ndarray) -> np.ndarray:
-        dy = np.asarray(dy)
-        if self.b.axis != 0:
-            dy = dy.transpose(np.argsort(self._permutation(dy.ndim)))
-        return dy.reshape(self.eval.q.size, -1)
 
     def point_cotangent(self, dy: Any) -> np.ndarray:
         _, _, qbar = self.eval.transpose(self._in(dy), want_t=False, want_c=False)

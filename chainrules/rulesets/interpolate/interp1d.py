@@ -28,7 +28,7 @@ import scipy.interpolate as si
 
 from chainrules.rulesets.arrays._linear_maps import tangent_array
 from chainrules.rulesets.interpolate._bspline import SplineEval
-from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
+from chainrules.rulesets.interpolate._object_calls import PointsAlongAxis, object_call_frule, object_call_rrule
 from chainrules.rulesets.interpolate._objects import object_tangent, read_object
 from chainrules.rulesets.interpolate.splines import InterpolatingFit
 from chainrules.rulesets.reductions._tangent_values import passed_on
@@ -61,7 +61,7 @@ def _user(obj: Any, value: np.ndarray) -> np.ndarray:
     return np.moveaxis(value.reshape(moved_shape), 0, obj.axis)
 
 
-class Interp1dCall:
+class Interp1dCall(PointsAlongAxis):
     """``obj(q)`` for an ``interp1d`` object: its output and derivatives.
 
     Examples
@@ -78,6 +78,8 @@ class Interp1dCall:
         q_array = np.asarray(q)
         self.q_shape, self.q_ndim = q_array.shape, q_array.ndim
         self.q = q_array.ravel().astype(np.float64)
+        self.axis, self.npoints = int(obj.axis), self.q.size
+        self.trailing = tuple(int(n) for n in np.delete(np.shape(obj.y), obj.axis))
         x = np.asarray(obj.x, dtype=np.float64)
         self.x, self.n = x, x.size
         self.Y = obj._y
@@ -113,25 +115,6 @@ class Interp1dCall:
             return np.clip(np.searchsorted(obj.x_bds, q, side=obj._side), 0, self.n - 1)
         found = np.clip(np.searchsorted(obj._x_shift, q, side=obj._side), 1 - obj._ind, self.n - obj._ind)
         return found + obj._ind - 1
-
-    # output layout
-    def _permutation(self, ndim: int) -> list[int]:
-        order = list(range(ndim))
-        axis = self.obj.axis
-        return order[self.q_ndim:self.q_ndim + axis] + order[:self.q_ndim] + order[self.q_ndim + axis:]
-
-    def _out(self, values: np.ndarray) -> np.ndarray:
-        extra = tuple(np.delete(np.shape(self.obj.y), self.obj.axis))
-        out = values.reshape(self.q_shape + extra)
-        if self.obj.axis != 0 and self.q_shape != ():
-            out = out.transpose(self._permutation(out.ndim))
-        return out
-
-    def _in(self, dy: Any) -> np.ndarray:
-        dy = np.asarray(dy)
-        if self.obj.axis != 0 and self.q_shape != ():
-            dy = dy.transpose(np.argsort(self._permutation(dy.ndim)))
-        return dy.reshape(self.q.size, -1)
 
     def cotangents(self, dy: Any) -> tuple[Any, np.ndarray]:
         """The object's cotangent (``Tangent(interp1d, x=..., y=...)``) and the points'."""

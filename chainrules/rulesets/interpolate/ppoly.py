@@ -29,7 +29,7 @@ import numpy as np
 import scipy.interpolate as si
 
 from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_array
-from chainrules.rulesets.interpolate._object_calls import object_call_frule, object_call_rrule
+from chainrules.rulesets.interpolate._object_calls import PointsAlongAxis, object_call_frule, object_call_rrule
 from chainrules.rulesets.interpolate._objects import object_fields, object_tangent, read_object
 from chainrules.rulesets.interpolate._piecewise import (
     Integral,
@@ -128,7 +128,7 @@ def ppoly_frule(tangents: Any, c: Any, x: Any, extrapolate: Any = None, axis: An
 
 
 # ---- calling a PPoly ------------------------------------------------------------------------------------
-class PPolyCall:
+class PPolyCall(PointsAlongAxis):
     """One call ``p(q, nu, extrapolate)``: its output and derivatives.
 
     Examples
@@ -143,6 +143,7 @@ class PPolyCall:
         self.p, self.nu = p, int(nu)
         q_array = np.asarray(q)
         self.q_shape, self.q_ndim = q_array.shape, q_array.ndim
+        self.axis, self.npoints = int(p.axis), q_array.size
         c = np.asarray(p.c)
         self.K, self.m, self.trailing = c.shape[0], c.shape[1], c.shape[2:]
         self.c = c.reshape(self.K, self.m, -1)
@@ -151,21 +152,6 @@ class PPolyCall:
         self.y = p(q, nu, extrapolate)  # SciPy's own evaluation (the rules' maths locate the points alike)
         self._slope: Any = None
 
-    def _permutation(self, ndim: int) -> list[int]:
-        order = list(range(ndim))
-        axis = self.p.axis
-        return order[self.q_ndim:self.q_ndim + axis] + order[:self.q_ndim] + order[self.q_ndim + axis:]
-
-    def _out(self, values: np.ndarray) -> np.ndarray:
-        out = values.reshape(self.q_shape + self.trailing)
-        return out.transpose(self._permutation(out.ndim)) if self.p.axis != 0 else out
-
-    def _in(self, dy: np.ndarray) -> np.ndarray:
-        """An output-shaped array back to ``(points, trailing)``."""
-        dy = np.asarray(dy)
-        if self.p.axis != 0:
-            dy = dy.transpose(np.argsort(self._permutation(dy.ndim)))
-        return dy.reshape(self.located.q.size, -1)
 
     @property
     def slope(self) -> np.ndarray:
