@@ -15,6 +15,10 @@ try elsewhere.
   derivative the framework needs;
 * :class:`HigherOrderDerivativeError`: the framework differentiates a rule's derivative
   (a second derivative) and has no derivative of its own to fall back to;
+  :class:`HigherOrderNotImplementedError`, its subclass that is also a
+  ``NotImplementedError``: the framework has one, and it raised ``NotImplementedError``
+  there (autograd's ``rfftn`` of an odd length), so code written for the framework's own
+  error keeps catching it;
 * :class:`KeywordArgumentError`: a traced value was passed in a keyword argument the
   bridge cannot place among the positional arguments (rules never differentiate keyword
   arguments, and silently treating it as a constant would give a wrong derivative).
@@ -30,7 +34,13 @@ from __future__ import annotations
 
 from chainrules_core import NoRuleError as _CoreNoRuleError
 
-__all__ = ["HigherOrderDerivativeError", "KeywordArgumentError", "NoRuleError", "NotImplementedDerivativeError"]
+__all__ = [
+    "HigherOrderDerivativeError",
+    "HigherOrderNotImplementedError",
+    "KeywordArgumentError",
+    "NoRuleError",
+    "NotImplementedDerivativeError",
+]
 
 
 class NoRuleError(_CoreNoRuleError):
@@ -74,6 +84,25 @@ class HigherOrderDerivativeError(RuntimeError):
     --------
     >>> from chainrules.interop.errors import HigherOrderDerivativeError
     >>> issubclass(HigherOrderDerivativeError, RuntimeError)
+    True
+    """
+
+
+class HigherOrderNotImplementedError(HigherOrderDerivativeError, NotImplementedError):
+    """A :class:`HigherOrderDerivativeError` where the framework's own derivative raised ``NotImplementedError``.
+
+    The rule gave the first derivative where the framework's own derivative is not
+    implemented (autograd's ``rfftn`` of an odd last length); a derivative of that
+    derivative needs the framework's, which is not implemented either. The error is a
+    ``NotImplementedError`` as the framework's own is, so that code catching the framework's
+    error catches it. (The other bridge errors are deliberately not: NumPy turns a
+    ``NotImplementedError`` raised in ``ndarray * box`` into "operand type(s) all returned
+    NotImplemented". Here the framework's own derivative would have raised the same there.)
+
+    Examples
+    --------
+    >>> from chainrules.interop.errors import HigherOrderDerivativeError, HigherOrderNotImplementedError
+    >>> issubclass(HigherOrderNotImplementedError, (HigherOrderDerivativeError, NotImplementedError))
     True
     """
 

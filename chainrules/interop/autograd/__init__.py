@@ -78,6 +78,7 @@ from chainrules.interop.autograd.registration import (
 from chainrules.interop.autograd.results import UntracedFieldError
 from chainrules.interop.errors import (
     HigherOrderDerivativeError,
+    HigherOrderNotImplementedError,
     KeywordArgumentError,
     NoRuleError,
     NotImplementedDerivativeError,
@@ -94,6 +95,7 @@ __all__ = [
     "AutogradConfig",
     "AutogradRegistration",
     "HigherOrderDerivativeError",
+    "HigherOrderNotImplementedError",
     "KeywordArgumentError",
     "NoRuleError",
     "NotImplementedDerivativeError",

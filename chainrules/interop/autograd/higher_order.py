@@ -49,7 +49,7 @@ from autograd.extend import primitive as autograd_primitive
 from autograd.tracer import Box
 
 from chainrules.interop._arguments import function_name
-from chainrules.interop.errors import HigherOrderDerivativeError
+from chainrules.interop.errors import HigherOrderDerivativeError, HigherOrderNotImplementedError
 
 __all__ = ["autograd_makers", "boxes_in", "holds_box", "plain", "traced_derivative"]
 
@@ -104,11 +104,12 @@ def plain(x: Any) -> Any:
 class Why:
     """What a :func:`traced_derivative` is the derivative of, for its error message."""
 
-    __slots__ = ("f", "kind")
+    __slots__ = ("autograd_error", "f", "kind")
 
-    def __init__(self, f: Any, kind: str) -> None:
+    def __init__(self, f: Any, kind: str, autograd_error: NotImplementedError | None = None) -> None:
         self.f = f
         self.kind = kind  # "arguments", "cotangent" or "tangent"
+        self.autograd_error = autograd_error  # what autograd's own derivative of f raised, if it has one
 
     def error(self) -> HigherOrderDerivativeError:
         name = function_name(self.f)
@@ -124,6 +125,11 @@ class Why:
             what = (f"autograd is differentiating the Jacobian-vector product of {name} with respect to the tangent "
                     "it was called with (make_jvp at plain values, called with a tangent autograd traces inside a "
                     "function being differentiated)")
+        if self.autograd_error is not None:
+            return HigherOrderNotImplementedError(
+                f"{what}. The derivative comes from chainrules' rule for {name}, which is NumPy code autograd cannot "
+                f"trace, and autograd's own derivative of {name} is not implemented here: "
+                f"{type(self.autograd_error).__name__}: {self.autograd_error}")
         return HigherOrderDerivativeError(
             f"{what}. The derivative comes from chainrules' rule for {name}, which is NumPy code autograd cannot "
             f"trace, and autograd has no derivative of its own for {name} to fall back to. Differentiate through "

@@ -22,7 +22,6 @@ and the rule computes it again.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -131,14 +130,19 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
 
     def chainrules_vjp(g: Any) -> tuple[Any, ...]:
         traced = None
+        lacks = None
         t = type(g)
         if t is not _ndarray or g.dtype.kind == "c":
             if t in _BOX_TYPES or (t is not _ndarray and isinstance(g, _CONTAINERS) and holds_box(
                     [g])):  # a VJP called on traced values
                 maker = None if autograd_vjp is None else autograd_vjp()
                 if maker is not None:
-                    with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
+                    try:
                         return tuple(maker(positions, ans, args, kwargs)(g))
+                    except NotImplementedError as err:  # autograd's derivative is not implemented there
+                        lacks = err
+                    except KeyError:  # autograd lacks that argument's
+                        pass
                 traced = boxes_in([g])
                 g = plain(g)
             g = cotangent_from_autograd(g, ans)
@@ -158,7 +162,7 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
                 leaf = args[position] if leaves is None else leaves[k]
                 out.append(cotangent_to_autograd(ct, leaf, f, position, path))
         if traced is not None:
-            why = Why(f, "cotangent")
+            why = Why(f, "cotangent", lacks)
             return tuple([traced_derivative(ct, why, *traced) for ct in out])
         return tuple(out)
 
@@ -181,12 +185,19 @@ def _tangents(call: BoundCall, gs: Sequence[Any], leaves: Sequence[Any], args: S
     return (_NO, *call.put(per_slot, _fill, args))
 
 
-def _autograd_or_traced(maker: Any, maker_args: tuple[Any, ...], traced: Callable[[], Any]) -> Any:
-    """autograd's own maker called on ``maker_args``, or ``traced()`` when there is none or it lacks the argument."""
+def _autograd_or_traced(maker: Any, maker_args: tuple[Any, ...],
+                        traced: Callable[[NotImplementedError | None], Any]) -> Any:
+    """autograd's own maker called on ``maker_args``, or ``traced(err)`` when there is none (``err`` None), it lacks
+    the argument (None) or it raises ``NotImplementedError`` (that error)."""
+    lacks = None
     if maker is not None:
-        with contextlib.suppress(NotImplementedError, KeyError):
+        try:
             return maker(*maker_args)
-    return traced()
+        except NotImplementedError as err:
+            lacks = err
+        except KeyError:
+            pass
+    return traced(lacks)
 
 
 def _given(maker: Any) -> Any:
@@ -209,8 +220,8 @@ def _rule_at_plain_values(f: Any, alt: Any, call: BoundCall, args: Sequence[Any]
     return plain_args, leaves, result
 
 
-def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any]
-                   ) -> Callable[[Any], tuple[Any, ...]]:
+def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwargs: dict[str, Any],
+                   lacks: NotImplementedError | None = None) -> Callable[[Any], tuple[Any, ...]]:
     """The VJP of a call whose arguments hold boxes of an enclosing trace, autograd having no derivative of ``f``.
 
     The rule runs (on plain values) only if the VJP is called; the cotangents it gives are
@@ -220,7 +231,7 @@ def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwarg
 
     def chainrules_vjp_of_traced_arguments(g: Any) -> tuple[Any, ...]:
         plain_args, leaves, (y, pullback) = _rule_at_plain_values(f, alt, call, args, kwargs)
-        why = Why(f, "arguments")
+        why = Why(f, "arguments", lacks)
         more = boxes_in([g])
         cotangents = _vjp_of(f, pullback, y, plain_args, kwargs, call.positions, call, leaves, None)(plain(g))
         return tuple(traced_derivative(ct, why, *traced, *more) for ct in cotangents)
@@ -229,7 +240,7 @@ def _vjp_of_traced(f: Any, alt: Any, call: BoundCall, args: Sequence[Any], kwarg
 
 
 def _jvp_of_traced(f: Any, alt: Any, call: BoundCall, gs: Sequence[Any], args: Sequence[Any],
-                   kwargs: dict[str, Any]) -> Any:
+                   kwargs: dict[str, Any], lacks: NotImplementedError | None = None) -> Any:
     """The JVP of a call whose arguments or tangents hold boxes of an enclosing trace, autograd having no
     derivative of ``f``: the frule on plain values, recorded as depending on the boxes (differentiating it raises)."""
     kind = "arguments" if holds_box(args) else "tangent"
@@ -241,7 +252,7 @@ def _jvp_of_traced(f: Any, alt: Any, call: BoundCall, gs: Sequence[Any], args: S
     if result is None:
         raise _no_rule(f, "frule", plain_args, call.positions)
     y, dy = result
-    return traced_derivative(tangent_to_autograd(dy, y, f), Why(f, kind), *traced)
+    return traced_derivative(tangent_to_autograd(dy, y, f), Why(f, kind, lacks), *traced)
 
 
 def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., Any]:
@@ -284,10 +295,8 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
                 nested = True
                 break
         if nested:  # autograd records the derivative of a call inside an enclosing differentiation
-            if fallback is not None:
-                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
-                    return fallback(argnums, ans, args, kwargs)
-            return _vjp_of_traced(f, alt, _positional(f, args, kwargs, argnums), args, kwargs)
+            return _autograd_or_traced(fallback, (argnums, ans, args, kwargs), lambda lacks: _vjp_of_traced(
+                f, alt, _positional(f, args, kwargs, argnums), args, kwargs, lacks))
         result = rrule(f, *args) if direct and not kwargs and f not in _CONFIG_RULES else None
         if result is None:
             result = _find_rrule(f, alt, args, kwargs)
@@ -319,10 +328,8 @@ def jvp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
             raise _traced_keyword(f, kwargs)
         call = _positional(f, args, kwargs, argnums)
         if holds_box(args) or holds_box(gs):
-            if fallback is not None:
-                with contextlib.suppress(NotImplementedError, KeyError):  # autograd lacks that argument's
-                    return fallback(argnums, gs, ans, args, kwargs)
-            return _jvp_of_traced(f, alt, call, gs, args, kwargs)
+            return _autograd_or_traced(fallback, (argnums, gs, ans, args, kwargs),
+                                       lambda lacks: _jvp_of_traced(f, alt, call, gs, args, kwargs, lacks))
         result = _find_frule(_tangents(call, gs, call.values, args), f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
@@ -448,12 +455,12 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
                 node.parents = parents
                 node.vjp = _autograd_or_traced(
                     vjp_fallback, (at.positions, ans, argvals, kwargs),
-                    lambda: _vjp_of_traced(raw, chainrules_primitive, at, argvals, kwargs))
+                    lambda lacks: _vjp_of_traced(raw, chainrules_primitive, at, argvals, kwargs, lacks))
             else:
                 gs = [p.g for p in parents]
                 node.g = _autograd_or_traced(
                     jvp_fallback, (at.positions, gs, ans, argvals, kwargs),
-                    lambda: _jvp_of_traced(raw, chainrules_primitive, at, gs, argvals, kwargs))
+                    lambda lacks: _jvp_of_traced(raw, chainrules_primitive, at, gs, argvals, kwargs, lacks))
         elif node_type is VJPNode:
             result = _find_rrule(raw, chainrules_primitive, argvals, kwargs)
             if result is None:

@@ -41,6 +41,7 @@ from chainrules import frule, not_implemented
 from chainrules.interop.autograd import (
     AutogradRegistration,
     HigherOrderDerivativeError,
+    HigherOrderNotImplementedError,
     KeywordArgumentError,
     NotImplementedDerivativeError,
     primitive,
@@ -299,3 +300,26 @@ def test_a_traced_keyword_argument_of_an_autograd_primitive_is_an_error() -> Non
         return lo * 2.0
 
     autograd.grad(probe)(0.5)
+
+
+# ---- where autograd's own derivative is not implemented -------------------------------------------------------
+def test_where_autograd_raises_not_implemented_the_rule_gives_the_first_order_and_the_second_raises_as_autograd():
+    # autograd has no gradient of rfftn with an odd last length (NotImplementedError); the rule has one. Its
+    # derivative needs autograd's, which is not implemented there either: the error is a NotImplementedError,
+    # as autograd's own, so that code (and autograd's own test suite) catching autograd's error catches it
+    x = np.linspace(-0.5, 0.7, 5 * 5 * 5).reshape(5, 5, 5)
+    w = np.cos(np.arange(5 * 5 * 3)).reshape(5, 5, 3)
+
+    def loss(m: Any) -> Any:
+        return anp.sum(anp.real(anp.fft.rfftn(m)) * w)
+
+    with pytest.raises(NotImplementedError):
+        autograd.grad(loss)(x)  # autograd alone
+    with use_chainrules(replace=True):
+        gradient = autograd.grad(loss)(x)
+        direction = np.sin(np.arange(x.size)).reshape(x.shape)
+        expected = jvp(None, lambda m: np.sum(np.real(np.fft.rfftn(m)) * w), (x, direction))
+        check_approx(np.sum(gradient * direction), expected, rtol=1e-8, name="odd-length rfftn, first order")
+        with pytest.raises(HigherOrderNotImplementedError, match="not implemented here"):
+            autograd.grad(lambda m: anp.sum(autograd.grad(loss)(m) ** 2))(x)
+    assert issubclass(HigherOrderNotImplementedError, (NotImplementedError, HigherOrderDerivativeError))
