@@ -20,9 +20,17 @@ from chainrules.rulesets.arrays._linear_maps import output_tangent, tangent_arra
 from chainrules.rulesets.contractions._multilinear import lazy_cotangent
 from chainrules.rulesets.reductions._registration import name_pullback
 from chainrules.rulesets.reductions._tangent_values import passed_on, tangent_value
-from chainrules_core import NoTangent, cotangent_projector, passes_through, read_cotangent
+from chainrules_core import NoTangent, ZeroTangent, cotangent_projector, passes_through, read_cotangent
 
-__all__ = ["Cotangent", "make_pullback", "memoized", "output_tangent", "tangent_array", "tangent_value"]
+__all__ = [
+    "Cotangent",
+    "make_pullback",
+    "memoized",
+    "output_tangent",
+    "tangent_array",
+    "tangent_value",
+    "transposed_cotangents",
+]
 
 Cotangent = Callable[[np.ndarray, dict[str, Any]], Any]
 """``compute(dy, memo)``: the (unprojected) cotangent of one argument."""
@@ -40,6 +48,35 @@ def memoized(memo: dict[str, Any], key: str, compute: Callable[[], Any]) -> Any:
     if key not in memo:
         memo[key] = compute()
     return memo[key]
+
+
+def transposed_cotangents(transpose: Callable[[np.ndarray], tuple[Any, ...]]) -> tuple[Cotangent, Cotangent, Cotangent]:
+    """``(adjoint, input_cotangent, cval_cotangent)`` of a linear filter whose transpose is ``transpose(dy)``.
+
+    ``transpose(dy)`` returns the input's cotangent, then ``cval``'s (``None`` where the
+    boundary never reads ``cval``: a zero), then anything else the caller reads from
+    ``adjoint(dy, memo)`` (a parameter's partials). It runs once per pullback call: the three
+    share the call's memo under ``"adjoint"``.
+
+    Examples
+    --------
+    >>> adjoint, dinput, dcval = transposed_cotangents(lambda dy: (2 * dy, None))
+    >>> memo = {}
+    >>> dinput(np.ones(2), memo), dcval(np.ones(2), memo)
+    (array([2., 2.]), ZeroTangent())
+    """
+
+    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
+        return memoized(memo, "adjoint", lambda: transpose(dy))
+
+    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
+        return adjoint(dy, memo)[0]
+
+    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
+        pad = adjoint(dy, memo)[1]
+        return ZeroTangent() if pad is None else pad
+
+    return adjoint, input_cotangent, cval_cotangent
 
 
 def make_pullback(f: Any, label: str, y: Any, values: Sequence[Any],

@@ -43,7 +43,13 @@ from numpy.lib.array_utils import normalize_axis_index
 from chainrules.rulesets.arrays.higher_order import _Sum
 from chainrules.rulesets.ndimage._boundary import check_output
 from chainrules.rulesets.ndimage._correlation import Correlation, Separable
-from chainrules.rulesets.ndimage._rules import make_pullback, memoized, output_tangent, tangent_array, tangent_value
+from chainrules.rulesets.ndimage._rules import (
+    make_pullback,
+    output_tangent,
+    tangent_array,
+    tangent_value,
+    transposed_cotangents,
+)
 from chainrules.rulesets.ndimage._samples import image, modes_samples
 from chainrules.rulesets.ndimage.correlation import normalize_axes
 from chainrules.rulesets.ndimage.smoothing import gaussian_separable, per_axis
@@ -118,15 +124,7 @@ def _linear_rules(f: Any, y: np.ndarray, x: np.ndarray, cval: Any, terms: Terms,
     """The pullback of a filter that is the sum of ``terms`` (input, ``cval``, and ``sigma`` if given)."""
     sequence = parameter is not None and not isinstance(parameter, str) and np.iterable(parameter)
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: terms.transpose(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        pad = adjoint(dy, memo)[1]
-        return ZeroTangent() if pad is None else pad
+    adjoint, input_cotangent, cval_cotangent = transposed_cotangents(terms.transpose)
 
     def parameter_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         values_ = terms.parameter_cotangent(x, cval, adjoint(dy, memo)[2], _dtype(y))
@@ -391,15 +389,7 @@ def gaussian_gradient_magnitude_rrule(input: Any, sigma: Any, output: Any = None
     def split(dy: np.ndarray) -> list[np.ndarray]:
         return [dy * w for w in weights]
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: terms.transpose(split(dy)))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        pad = adjoint(dy, memo)[1]
-        return ZeroTangent() if pad is None else pad
+    adjoint, input_cotangent, cval_cotangent = transposed_cotangents(lambda dy: terms.transpose(split(dy)))
 
     def sigma_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         values = terms.parameter_cotangent(x, cval, adjoint(dy, memo)[2], dtype)

@@ -48,7 +48,14 @@ import scipy.special
 from numpy.lib.array_utils import normalize_axis_index
 
 from chainrules.rulesets.ndimage._boundary import check_output
-from chainrules.rulesets.ndimage._rules import make_pullback, memoized, output_tangent, tangent_array, tangent_value
+from chainrules.rulesets.ndimage._rules import (
+    make_pullback,
+    memoized,
+    output_tangent,
+    tangent_array,
+    tangent_value,
+    transposed_cotangents,
+)
 from chainrules.rulesets.ndimage._samples import image, linear_fdm
 from chainrules.rulesets.ndimage._splines import (
     Sampler,
@@ -196,14 +203,7 @@ def map_coordinates_rrule(input: Any, coordinates: Any, output: Any = None, orde
     x, points = np.asarray(input), np.asarray(coordinates, dtype=np.float64)
     interp = Interpolation(x, points.reshape(points.shape[0], -1), order, mode, cval, prefilter)
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: interp.transpose(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
+    _, input_cotangent, cval_cotangent = transposed_cotangents(interp.transpose)
 
     def coordinates_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return interp.point_cotangents(dy).reshape(points.shape)
@@ -312,17 +312,10 @@ def affine_transform_rrule(input: Any, matrix: Any, offset: Any = 0.0, output_sh
     interp = Interpolation(x, parts["points"], order, mode, cval, prefilter)
     scalar_offset = np.ndim(offset) == 0
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: interp.transpose(dy))
+    _, input_cotangent, cval_cotangent = transposed_cotangents(interp.transpose)
 
     def points_bar(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return memoized(memo, "points", lambda: interp.point_cotangents(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
 
     def matrix_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return _affine_matrix_cotangent(parts, points_bar(dy, memo))
@@ -403,14 +396,7 @@ def shift_rrule(input: Any, shift: Any, output: Any = None, order: Any = 3, mode
     interp = Interpolation(x, _shift_points(x, shift), order, mode, cval, prefilter)
     scalar = np.ndim(shift) == 0
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: interp.transpose(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
+    _, input_cotangent, cval_cotangent = transposed_cotangents(interp.transpose)
 
     def shift_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         per = -interp.point_cotangents(dy).sum(axis=1)
@@ -494,14 +480,7 @@ def zoom_rrule(input: Any, zoom: Any, output: Any = None, order: Any = 3, mode: 
     points, _ = _zoom_points(x, zoom, grid_mode)
     interp = Interpolation(x, points, order, mode, cval, prefilter)
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: interp.transpose(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
+    _, input_cotangent, cval_cotangent = transposed_cotangents(interp.transpose)
 
     def zoom_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return ZeroTangent()  # the points depend on the shapes only
@@ -590,23 +569,16 @@ def rotate_rrule(input: Any, angle: Any, axes: Any = (1, 0), reshape: Any = True
     out_planes = _planes(y, rot["axes"])
     interps = [Interpolation(x[p], points, order, mode, cval, prefilter) for p in planes]
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        def compute() -> Any:
-            dx = np.zeros(x.shape, dtype=np.result_type(dy, np.float64))
-            dcval: Any = 0.0
-            for interp, p, q in zip(interps, planes, out_planes):
-                d, c = interp.transpose(dy[q])
-                dx[p] = d
-                dcval = dcval + c
-            return dx, dcval
+    def transpose(dy: np.ndarray) -> tuple[np.ndarray, Any]:  # plane by plane
+        dx = np.zeros(x.shape, dtype=np.result_type(dy, np.float64))
+        dcval: Any = 0.0
+        for interp, p, q in zip(interps, planes, out_planes):
+            d, c = interp.transpose(dy[q])
+            dx[p] = d
+            dcval = dcval + c
+        return dx, dcval
 
-        return memoized(memo, "adjoint", compute)
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
+    _, input_cotangent, cval_cotangent = transposed_cotangents(transpose)
 
     def angle_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return sum(float(np.sum(interp.point_cotangents(dy[q]) * dpoints)) for interp, q in zip(interps, out_planes))
@@ -698,14 +670,7 @@ def geometric_transform_rrule(input: Any, mapping: Any, output_shape: Any = None
     interp = Interpolation(x, points, order, mode, cval, prefilter)
     carried = _carries_values(mapping)
 
-    def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return memoized(memo, "adjoint", lambda: interp.transpose(dy))
-
-    def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[0]
-
-    def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-        return adjoint(dy, memo)[1]
+    _, input_cotangent, cval_cotangent = transposed_cotangents(interp.transpose)
 
     def missing(dy: np.ndarray, memo: dict[str, Any]) -> Any:
         return not_implemented(_CARRIED)

@@ -36,7 +36,13 @@ from numpy.lib.array_utils import normalize_axis_index
 from chainrules.rulesets.ndimage._boundary import check_output
 from chainrules.rulesets.ndimage._correlation import Correlation, Separable, Uniform
 from chainrules.rulesets.ndimage._gaussian import gaussian_kernel, gaussian_radius
-from chainrules.rulesets.ndimage._rules import make_pullback, memoized, output_tangent, tangent_array, tangent_value
+from chainrules.rulesets.ndimage._rules import (
+    make_pullback,
+    output_tangent,
+    tangent_array,
+    tangent_value,
+    transposed_cotangents,
+)
 from chainrules.rulesets.ndimage._samples import image, modes_samples
 from chainrules.rulesets.ndimage.correlation import normalize_axes
 from chainrules_core import NotImplementedTangent, Sample, ZeroTangent, frule, rrule, sample_inputs
@@ -115,15 +121,7 @@ class SeparableCall:
         """``compute(dy, memo)`` for ``"input"``, ``"parameter"``, ``"cval"`` and ``"zero"`` (a zero
         cotangent: ``truncate``), at the given parameter positions."""
 
-        def adjoint(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-            return memoized(memo, "adjoint", lambda: self.chain.transpose(dy))
-
-        def input_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-            return adjoint(dy, memo)[0]
-
-        def cval_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
-            pad = adjoint(dy, memo)[1]
-            return ZeroTangent() if pad is None else pad
+        adjoint, input_cotangent, cval_cotangent = transposed_cotangents(self.chain.transpose)
 
         def parameter_cotangent(dy: np.ndarray, memo: dict[str, Any]) -> Any:
             n = len(self.parameter) if self.sequence else 1
