@@ -2,7 +2,7 @@
 
 Everything public is importable from here: the finite-difference methods
 (``central_fdm``, ``forward_fdm``, ``backward_fdm``, ``extrapolate``), the derivatives
-(``jvp``, ``vjp``, ``jacobian``), the testers (``test_frule``, ``test_rrule``,
+(``grad``, ``jvp``, ``vjp``, ``jacobian``), the testers (``test_frule``, ``test_rrule``,
 ``test_scalar``), ``PrimalAndTangent``, ``rand_tangent``, ``check_approx``, ``check_adjoint`` (the
 frule/rrule adjoint property, no finite differences) and the
 ``hypothesis`` strategies (``chainrules.testing.strategies``, which needs hypothesis).
@@ -14,7 +14,7 @@ from chainrules.testing import structured as _structured  # noqa: F401  (registe
 from chainrules.testing.adjoint import check_adjoint
 from chainrules.testing.approx import check_approx, default_tolerances
 from chainrules.testing.checker import CheckResult, check_function, check_rules
-from chainrules.testing.derivatives import default_fdm, jacobian, jvp, vjp
+from chainrules.testing.derivatives import default_fdm, grad, jacobian, jvp, vjp
 from chainrules.testing.finite_differences import (
     FiniteDifferenceMethod,
     backward_fdm,
@@ -47,6 +47,7 @@ __all__ = [
     "default_tolerances",
     "extrapolate",
     "forward_fdm",
+    "grad",
     "jacobian",
     "jvp",
     "rand_tangent",

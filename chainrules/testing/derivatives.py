@@ -63,6 +63,48 @@ def _output_vec(treedef: TreeDef, specs: list[Any], y: Any) -> np.ndarray:
     return leaves_to_vec(leaves, specs)
 
 
+def grad(fdm: FDMethod | None, f: Callable[[np.ndarray], Any], x: Any) -> np.ndarray:
+    """Estimate the gradient of a real scalar function ``f`` at ``x``, coordinate by coordinate.
+
+    For checking a framework's gradient of a whole computation (a solver call, a bridge)
+    against the function alone: one finite-difference derivative of ``t -> f(x + t e_i)`` per
+    entry ``i`` of ``x``. Cost: ``x.size`` derivatives, so keep ``x`` small.
+
+    Parameters
+    ----------
+    fdm : FiniteDifferenceMethod or None
+        ``None`` uses :func:`default_fdm`.
+    f : callable
+        A function of an array shaped like ``x`` returning a real number.
+    x : array_like or float
+        The point (real).
+
+    Returns
+    -------
+    numpy.ndarray
+        The gradient, shaped like ``x`` (0-d for a number).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules.testing import grad
+    >>> np.round(grad(None, lambda v: v[0] ** 2 * v[1], np.array([2.0, 3.0])), 8) + 0.0
+    array([12.,  4.])
+    """
+    fdm = default_fdm() if fdm is None else fdm
+    x = np.asarray(x, dtype=np.float64)
+    g = np.zeros(x.shape)
+    for i in np.ndindex(*x.shape):
+        e = np.zeros(x.shape)
+        e[i] = 1.0
+
+        def along(t: float, e: np.ndarray = e) -> float:
+            return float(f(x + t * e))
+
+        g[i] = fdm(along, 0.0)
+    return g
+
+
 def jvp(fdm: FDMethod | None, f: Callable[..., Any], *pairs: tuple[Any, Any], promote: bool = True) -> Any:
     """Estimate the pushforward ``J(x) dx`` of ``f`` along the given tangents.
 

@@ -17,29 +17,18 @@ from autograd import make_jvp
 
 from chainrules.interop.autograd import primitive
 from chainrules.interop.errors import KeywordArgumentError
-from chainrules.testing import central_fdm
+from chainrules.testing import central_fdm, grad
 
 _X = np.array([0.3, -1.2, 2.1])
 _C = np.array([[2.0, 0.3], [0.3, 1.0]])
 _X2 = np.array([[0.3, -1.2], [1.0, 0.4]])
 
 
-def fd_grad(f, x):
-    x = np.asarray(x, dtype=float)
-    fdm = central_fdm(5, 1)
-    out = np.empty_like(x)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = 1.0
-        out[i] = fdm(lambda t, e=e: float(np.sum(f(x + t * e))), 0.0)
-    return out
-
-
 def check(method, at, make_args):
     """autograd's gradient of ``sum(method(*make_args(v)))`` at ``at`` against finite differences (and the JVP)."""
     traced = primitive(method)
     got = autograd.grad(lambda v: anp.sum(traced(*make_args(v)[0], **make_args(v)[1])))(at)
-    expected = fd_grad(lambda v: method(*make_args(v)[0], **make_args(v)[1]), at)
+    expected = grad(central_fdm(5, 1), lambda v: np.sum(method(*make_args(v)[0], **make_args(v)[1])), at)
     np.testing.assert_allclose(got, expected, rtol=1e-8, atol=1e-10)
     direction = np.linspace(1.0, -0.5, np.size(at)).reshape(np.shape(at))
     _, jvp = make_jvp(lambda v: anp.sum(traced(*make_args(v)[0], **make_args(v)[1])))(at)(direction)

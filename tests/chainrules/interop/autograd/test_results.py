@@ -18,23 +18,13 @@ from autograd.extend import vspace
 
 from chainrules.interop.autograd import primitive
 from chainrules.interop.autograd.results import ConstantParts, ResultVSpace, UntracedFieldError
-from chainrules.testing import central_fdm
+from chainrules.testing import central_fdm, grad
 
-
-def fd_grad(f, x):
-    """The gradient of the scalar ``f`` at ``x``, coordinate by coordinate, by a 5-point central difference."""
-    x = np.asarray(x, dtype=float)
-    fdm = central_fdm(5, 1)
-    out = np.empty_like(x)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = 1.0
-        out[i] = fdm(lambda t, e=e: float(f(x + t * e)), 0.0)
-    return out
+FDM = central_fdm(5, 1)
 
 
 def fd_jvp(f, x, dx):
-    return central_fdm(5, 1)(lambda t: float(f(x + t * dx)), 0.0)
+    return FDM(lambda t: float(f(x + t * dx)), 0.0)
 
 
 def test_the_vector_space_of_a_result_is_its_floating_fields():
@@ -91,10 +81,10 @@ def test_solve_ivp_gradient_of_a_loss_on_res_y(wrt):
     traced, plain = primitive(scipy.integrate.solve_ivp), scipy.integrate.solve_ivp
     if wrt == "y0":
         got = autograd.grad(lambda y0: _ivp_loss(traced, y0, _K))(_Y0)
-        expected = fd_grad(lambda y0: _ivp_loss(plain, y0, _K), _Y0)
+        expected = grad(FDM, lambda y0: _ivp_loss(plain, y0, _K), _Y0)
     else:
         got = autograd.grad(lambda k: _ivp_loss(traced, _Y0, k))(_K)
-        expected = fd_grad(lambda k: _ivp_loss(plain, _Y0, k), _K)
+        expected = grad(FDM, lambda k: _ivp_loss(plain, _Y0, k), _K)
     np.testing.assert_allclose(got, expected, rtol=1e-7, atol=1e-9)
 
 
@@ -118,7 +108,7 @@ def _event_loss(solve_ivp, k):
 def test_solve_ivp_events_are_traced():
     # t_events and y_events are lists of arrays: traced fields, not constants (a silent zero if they were)
     got = autograd.grad(lambda k: _event_loss(primitive(scipy.integrate.solve_ivp), k))(0.7)
-    assert got == pytest.approx(float(fd_grad(lambda k: _event_loss(scipy.integrate.solve_ivp, k), 0.7)), rel=1e-7)
+    assert got == pytest.approx(float(grad(FDM, lambda k: _event_loss(scipy.integrate.solve_ivp, k), 0.7)), rel=1e-7)
 
 
 def test_solve_ivp_dense_output_cannot_be_read_from_a_traced_result():
@@ -168,8 +158,8 @@ def _odeint_loss(odeint, y0, k, full_output=False):
 def test_odeint_gradient_with_respect_to_y0_and_args(full_output):
     traced, plain = primitive(scipy.integrate.odeint), scipy.integrate.odeint
     got = autograd.grad(lambda y0, k: _odeint_loss(traced, y0, k, full_output), (0, 1))(_Y0, _K)
-    np.testing.assert_allclose(got[0], fd_grad(lambda y0: _odeint_loss(plain, y0, _K), _Y0), rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(got[1], fd_grad(lambda k: _odeint_loss(plain, _Y0, k), _K), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got[0], grad(FDM, lambda y0: _odeint_loss(plain, y0, _K), _Y0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got[1], grad(FDM, lambda k: _odeint_loss(plain, _Y0, k), _K), rtol=1e-6, atol=1e-8)
 
 
 def test_odeint_full_output_forward_mode():
@@ -197,7 +187,7 @@ _B = np.array([1.0, 2.0])
 
 def test_minimize_gradient_of_x_and_fun():
     got = autograd.grad(lambda b: _argmin_loss(primitive(scipy.optimize.minimize), b))(_B)
-    np.testing.assert_allclose(got, fd_grad(lambda b: _argmin_loss(scipy.optimize.minimize, b), _B), rtol=1e-6)
+    np.testing.assert_allclose(got, grad(FDM, lambda b: _argmin_loss(scipy.optimize.minimize, b), _B), rtol=1e-6)
 
 
 def test_minimize_forward_mode():
@@ -215,7 +205,7 @@ def test_root_gradient():
         return anp.sum(root(_system, np.zeros(2), (b,), tol=1e-14).x ** 3)
 
     got = autograd.grad(lambda b: loss(primitive(scipy.optimize.root), b))(_B)
-    np.testing.assert_allclose(got, fd_grad(lambda b: loss(scipy.optimize.root, b), _B), rtol=1e-7)
+    np.testing.assert_allclose(got, grad(FDM, lambda b: loss(scipy.optimize.root, b), _B), rtol=1e-7)
 
 
 def test_fsolve_full_output_gradient():
@@ -225,7 +215,7 @@ def test_fsolve_full_output_gradient():
         return anp.sum(x ** 3)
 
     got = autograd.grad(lambda b: loss(primitive(scipy.optimize.fsolve), b))(_B)
-    np.testing.assert_allclose(got, fd_grad(lambda b: loss(scipy.optimize.fsolve, b), _B), rtol=1e-7)
+    np.testing.assert_allclose(got, grad(FDM, lambda b: loss(scipy.optimize.fsolve, b), _B), rtol=1e-7)
 
 
 class _Subclassed(scipy.optimize.OptimizeResult):
