@@ -5,8 +5,9 @@ Every function with rules declares sample inputs next to them
 :func:`test_rrule` at each sample of each selected function and returns one
 :class:`CheckResult` per (function, sample, mode): ``passed``, ``failed`` (with the
 tester's message), ``not implemented`` (a ``not_implemented`` derivative, with its
-reason) or ``skipped`` (with the reason: no frule, no samples). The command line prints a
-progress bar, the failures and a summary table::
+reason) or ``skipped`` (with the reason: no frule, no samples). A sample that finds no rrule
+of a function that has rrules is ``failed``: a sample is a call the rules are declared to
+handle. The command line prints a progress bar, the failures and a summary table::
 
     python -m chainrules check                      # every rule
     python -m chainrules check scipy.special        # the functions of a module
@@ -114,7 +115,9 @@ def functor_call(f: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
     return f, args
 
 
-def _has_rule(registry: Any, f: Any, sample: Sample) -> bool:
+def _has_rule(registry: Any, f: Any, sample: Sample) -> str:
+    """``"yes"`` if a rule of ``registry`` handles the sample's call; ``"no"`` if none does but ``f`` has rules of
+    that kind (the sample names a call they do not handle: a mistake); ``"none"`` if ``f`` has none of that kind."""
     f, given = functor_call(f, sample.args)
     args = tuple(getattr(a, "primal", a) if type(a).__name__ == "PrimalAndTangent" else a for a in given)
     target, leading = f, cast("tuple[type, ...]", ())
@@ -123,7 +126,9 @@ def _has_rule(registry: Any, f: Any, sample: Sample) -> bool:
         target, leading = unbound[0], (type(unbound[1]),)
     config = sample.options.get("config")
     found = registry.find(target, *leading, *(type(a) for a in args), config=config)
-    return found is not None and callable(found)
+    if found is not None and callable(found):
+        return "yes"
+    return "no" if registry.signatures(target) else "none"
 
 
 def _options(sample: Sample, allowed: frozenset[str]) -> dict[str, Any]:
@@ -179,7 +184,13 @@ def check_function(f: Any, modes: Sequence[str] = ("frule", "rrule"), seed: int 
         label = sample.describe()
         for mode in modes:
             registry = frule if mode == "frule" else rrule
-            if not _has_rule(registry, f, sample):
+            has = _has_rule(registry, f, sample)
+            if has == "no" and mode == "rrule":  # a sample is a call the rules are declared to handle
+                results.append(CheckResult(f, name, label, mode, "failed",
+                                           "no rrule for these argument types, though the function has rrules: "
+                                           "the sample names a call its rules do not handle"))
+                continue
+            if has != "yes":
                 results.append(CheckResult(f, name, label, mode, "skipped", f"no {mode} for these argument types"))
                 continue
             start = time.perf_counter()
