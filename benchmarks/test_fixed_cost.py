@@ -46,11 +46,16 @@ V = RNG.standard_normal(3)
 S = 0.7
 
 
-def _ad_call(f: Any, *args: Any) -> tuple[Any, ...]:
-    """What an AD framework does with a rule: lookup, rrule, pullback of ones, unthunk."""
+def _ad_call(f: Any, *args: Any) -> list[Any]:
+    """What an AD framework does with a rule: lookup, rrule, pullback of ones, unthunk.
+
+    The cotangents are unthunked in a list comprehension, as a framework's loop over them
+    would; a generator expression fed to ``tuple`` costs ~0.1 us more per call, which the
+    hand-written baseline (a literal tuple) does not pay.
+    """
     y, pullback = rrule(f, *args)
     dy = np.ones_like(y) if isinstance(y, np.ndarray) else 1.0
-    return tuple(unthunk(d) for d in pullback(dy))
+    return [unthunk(d) for d in pullback(dy)]
 
 
 # ---- hand-written equivalents: the primal and its pullback written out for that call -------------------------

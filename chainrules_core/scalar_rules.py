@@ -629,8 +629,16 @@ def _project_fast(x: Any, g: Any) -> Any:
 
 def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., None],
                       pullback_of: Callable[..., Any]) -> Callable[..., Any]:
-    """The rrule of a function of one argument, fast for a real floating argument and output."""
+    """The rrule of a function of one argument, fast for a real floating argument and output.
+
+    The pullback computes the cotangent in its own body (a call less than through
+    :func:`_fast_unary_cotangent`, which NumPy 1.x and the tests use). Its result needs no
+    projection when it is an ndarray of the argument's shape and dtype (the usual case:
+    ``float64`` everywhere; one dtype identity and one shape comparison against what the
+    rrule saw); anything else goes through ``_project_fast``.
+    """
     constant = isinstance(partial, _Constant)
+    inline = _fp_state is not None and not constant
 
     def scalar_rrule(x, **kwargs):  # (not annotated: the hot path)
         if kwargs:
@@ -644,17 +652,41 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
         else:
             shape = () if t is _float64 or t is float else None
         t = type(x)
-        if shape is None or not (t is float or t is _float64 or (t is _ndarray and x.dtype.kind == "f")):
+        if t is _ndarray:
+            xdtype = x.dtype
+            if shape is None or xdtype.kind != "f":
+                return y, pullback_of((x,), y)
+            xshape = x.shape
+        elif shape is None or not (t is float or t is _float64):
             return y, pullback_of((x,), y)
+        else:
+            xdtype = xshape = None
 
         def fast_pullback(dy):
             t = type(dy)
             if not ((dy.shape == shape and ((d := dy.dtype) is _F64 or d.kind == "f")) if t is _ndarray else (
                     (t is float or t is _float64) and shape == ())):
                 return pullback_of((x,), y)(dy)
-            if constant:
-                return NO, _argument_cotangent(partial, (x,), y, dy, 0)
-            return NO, _fast_unary_cotangent(partial, x, y, dy)
+            if not inline:
+                if constant:
+                    return NO, _argument_cotangent(partial, (x,), y, dy, 0)
+                return NO, _fast_unary_cotangent(partial, x, y, dy)
+            current = _fp_get()
+            token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
+            try:
+                value = partial(x, y)
+                t = type(value)
+                if (t is _ndarray and value.dtype.kind == "f") or t is _float64 or t is float:
+                    g = value * dy
+                elif isinstance(value, NotImplementedTangent):
+                    return NO, value
+                else:
+                    g = conj_if_complex(value) * dy
+            finally:
+                _fp_reset(token)
+            if type(g) is _ndarray and g.dtype is xdtype and g.shape == xshape:
+                return NO, g  # already in the argument's space
+            return NO, _project_fast(x, g)
 
         return y, fast_pullback
 
