@@ -23,6 +23,7 @@ and the rule computes it again.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -56,7 +57,7 @@ from chainrules.interop.autograd.higher_order import (
 )
 from chainrules.interop.autograd.results import traced_output
 from chainrules.interop.errors import KeywordArgumentError, NoRuleError
-from chainrules_core import NoTangent, Thunk, ZeroTangent, rrule
+from chainrules_core import OPTED_OUT, NoTangent, Thunk, ZeroTangent, rrule
 
 __all__ = ["jvp_maker", "primitive", "vjp_maker"]
 
@@ -66,6 +67,7 @@ _NO = NoTangent()
 _allocate: Any = object.__new__  # a node without running its maker: the rule already ran
 _ZERO = ZeroTangent()
 _Thunk = Thunk
+_partial = functools.partial
 
 
 _CONTAINERS = (tuple, list, dict)
@@ -110,6 +112,29 @@ def _positional(f: Any, args: Sequence[Any], kwargs: dict[str, Any], argnums: Se
     return BoundCall.at_positions(f, args, kwargs, argnums, [args[i] for i in argnums])
 
 
+def _to_autograd(f: Any, cotangents: Any, args: Sequence[Any], positions: Sequence[int], call: BoundCall | None,
+                 leaves: Sequence[Any] | None) -> list[Any]:
+    """The cotangents autograd asked for (of ``args[i]`` for ``i`` in ``positions``, or at the slots of
+    ``call``), from a pullback's ``(df, dx1, ..., dxn)``, each as autograd must receive it."""
+    nargs = len(args)
+    if len(cotangents) != nargs + 1:
+        raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
+                        f"for {nargs} arguments; expected {nargs + 1}")
+    flat = call is None or call.flat
+    parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])  # type: ignore[union-attr]
+    out = []
+    for k, ct in enumerate(parts):
+        if type(ct) is _Thunk:  # a binary rule's lazy cotangent, wanted: its value, without the generic reader
+            ct = ct.unthunk()
+        if type(ct) is _ndarray and ct.dtype.kind != "c":
+            out.append(ct)
+        else:
+            position, path = (positions[k], ()) if call is None else call.slots[k]
+            leaf = args[position] if leaves is None else leaves[k]
+            out.append(cotangent_to_autograd(ct, leaf, f, position, path))
+    return out
+
+
 def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
             positions: Sequence[int], call: BoundCall | None, leaves: Sequence[Any] | None,
             autograd_vjp: Callable[[], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
@@ -124,9 +149,10 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
     A cotangent autograd is tracing (the VJP called on traced values) goes to autograd's
     own VJP maker, given by ``autograd_vjp()`` (called then, not before), or, when there
     is none, to the pullback on the plain cotangent, recorded by ``traced_derivative``.
+
+    This is the specification of :func:`_fast_vjp_of`, which the VJP makers use for
+    positional arguments (``tests/chainrules/interop/autograd/test_fast_vjp.py`` compares them).
     """
-    nargs = len(args)
-    flat = call is None or call.flat
 
     def chainrules_vjp(g: Any) -> tuple[Any, ...]:
         traced = None
@@ -146,27 +172,63 @@ def _vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any
                 traced = boxes_in([g])
                 g = plain(g)
             g = cotangent_from_autograd(g, ans)
-        cotangents = pullback(g)
-        if len(cotangents) != nargs + 1:
-            raise TypeError(f"the chainrules pullback of {function_name(f)} returned {len(cotangents)} cotangents "
-                            f"for {nargs} arguments; expected {nargs + 1}")
-        parts = [cotangents[i + 1] for i in positions] if flat else call.take(cotangents[1:])  # type: ignore[union-attr]
-        out = []
-        for k, ct in enumerate(parts):
-            if type(ct) is _Thunk:  # a binary rule's lazy cotangent, wanted: its value, without the generic reader
-                ct = ct.unthunk()
-            if type(ct) is _ndarray and ct.dtype.kind != "c":
-                out.append(ct)
-            else:
-                position, path = (positions[k], ()) if call is None else call.slots[k]
-                leaf = args[position] if leaves is None else leaves[k]
-                out.append(cotangent_to_autograd(ct, leaf, f, position, path))
+        out = _to_autograd(f, pullback(g), args, positions, call, leaves)
         if traced is not None:
             why = Why(f, "cotangent", lacks)
             return tuple([traced_derivative(ct, why, *traced) for ct in out])
         return tuple(out)
 
     return chainrules_vjp
+
+
+def _vjp_of_one(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+                positions: Sequence[int], autograd_vjp: Callable[[], Any] | None, g: Any) -> tuple[Any, ...]:
+    """:func:`_vjp_of` of one positional argument (``positions == (i,)``) on the cotangent ``g``, with a shortcut.
+
+    A real ndarray ``g`` (the common case) is pulled back and its cotangent converted here,
+    as :func:`_to_autograd` converts it; anything else (another cotangent, a pullback giving
+    a wrong number of cotangents) goes through :func:`_vjp_of` or :func:`_to_autograd`.
+    """
+    if type(g) is not _ndarray or g.dtype.kind == "c":
+        return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
+    cotangents = pullback(g)
+    if len(cotangents) != len(args) + 1:
+        return tuple(_to_autograd(f, cotangents, args, positions, None, None))
+    position = positions[0]
+    ct = cotangents[position + 1]
+    if type(ct) is _Thunk:
+        ct = ct.unthunk()
+    if type(ct) is _ndarray and ct.dtype.kind != "c":
+        return (ct,)
+    return (cotangent_to_autograd(ct, args[position], f, position, ()),)
+
+
+def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+                    positions: Sequence[int], autograd_vjp: Callable[[], Any] | None, g: Any) -> tuple[Any, ...]:
+    """:func:`_vjp_of_one` for several positional arguments."""
+    if type(g) is not _ndarray or g.dtype.kind == "c":
+        return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
+    cotangents = pullback(g)
+    if len(cotangents) != len(args) + 1:
+        return tuple(_to_autograd(f, cotangents, args, positions, None, None))
+    out = []
+    for position in positions:
+        ct = cotangents[position + 1]
+        if type(ct) is _Thunk:
+            ct = ct.unthunk()
+        if type(ct) is _ndarray and ct.dtype.kind != "c":
+            out.append(ct)
+        else:
+            out.append(cotangent_to_autograd(ct, args[position], f, position, ()))
+    return tuple(out)
+
+
+def _fast_vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+                 positions: Sequence[int], autograd_vjp: Callable[[], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
+    """:func:`_vjp_of` for positional arguments (``call`` and ``leaves`` ``None``), in fewer steps: a
+    ``functools.partial`` of :func:`_vjp_of_one` or :func:`_vjp_of_several` (made without running Python code)."""
+    return _partial(_vjp_of_one if len(positions) == 1 else _vjp_of_several, f, pullback, ans, args, kwargs,
+                    positions, autograd_vjp)
 
 
 def _fill(x: Any) -> Any:
@@ -255,6 +317,53 @@ def _jvp_of_traced(f: Any, alt: Any, call: BoundCall, gs: Sequence[Any], args: S
     return traced_derivative(tangent_to_autograd(dy, y, f), Why(f, kind, lacks), *traced)
 
 
+class _RulesSeen:
+    """How many rrules have been registered (or opted out) since the bridge started watching: what
+    ``rrule.find`` gave for some argument types stays good while this count is unchanged."""
+
+    count = 0
+    hook: Any = None
+
+    @classmethod
+    def watch(cls) -> None:
+        with _watch_lock:
+            if cls.hook is None:
+                cls.hook = rrule.on_new_rule(cls.seen)
+
+    @classmethod
+    def seen(cls, f: Any, signature: Any) -> None:
+        cls.count += 1
+
+
+_watch_lock = threading.Lock()
+_UNSEEN: Any = object()
+
+
+def _remember_output_pullback(f: Any, args: Sequence[Any], cache: dict[Any, Any], seen: list[int]) -> None:
+    """Remember in ``cache``, under the types of ``args`` (one or two plain values, no keywords), the rrule's
+    ``pullback_given_output`` for them, or ``None``.
+
+    A rule may carry ``pullback_given_output(y, *args)``, its pullback at ``args`` whose
+    output ``y = f(*args)`` is known (the elementwise rules of ``scalar_rule`` do): autograd
+    has computed the output of the functions it wraps, so the VJP maker need not compute it
+    again. ``None`` is remembered for a container type (a tuple, list or dict may hold a
+    box in another call), so a hit that is not ``None`` means plain arguments. The cache is
+    good while ``_RulesSeen.count`` is ``seen[0]``.
+    """
+    if seen[0] != _RulesSeen.count:
+        cache.clear()
+        seen[0] = _RulesSeen.count
+    types = [type(a) for a in args]
+    key = types[0] if len(types) == 1 else tuple(types)
+    if key in cache:
+        return
+    if any(issubclass(t, _CONTAINERS) or t in _BOX_TYPES for t in types):
+        cache[key] = None
+        return
+    impl = rrule.find(f, *types)
+    cache[key] = None if impl is None or impl is OPTED_OUT else getattr(impl, "pullback_given_output", None)
+
+
 def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., Any]:
     """An autograd VJP maker (for ``defvjp_argnums``) that calls chainrules' ``rrule`` for ``f``.
 
@@ -284,29 +393,57 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     # a plain function (the NumPy functions autograd wraps): find_rrule's first look-up is rrule(f, *args),
     # made here directly unless a rule of f needs the config (known from the registries' hooks, at call time)
     direct = type(f) in _PLAIN_CALLABLES and bound_method(f) is None and not needs_config(f)
+    _RulesSeen.watch()
+    cache: dict[Any, Any] = {}  # argument types -> the rule's pullback_given_output, or None
+    seen = [_RulesSeen.count]
 
-    def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+    def general_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any],
+                          remember: bool = True) -> Any:
         if kwargs and holds_box(kwargs.values()):
             raise _traced_keyword(f, kwargs)
         nested = False
         for a in args:
             t = type(a)
-            if t in _BOX_TYPES or (t is not _ndarray and isinstance(a, _CONTAINERS) and holds_box([a])):
+            if t is not _ndarray and (t in _BOX_TYPES or (isinstance(a, _CONTAINERS) and holds_box([a]))):
                 nested = True
                 break
         if nested:  # autograd records the derivative of a call inside an enclosing differentiation
             return _autograd_or_traced(fallback, (argnums, ans, args, kwargs), lambda lacks: _vjp_of_traced(
                 f, alt, _positional(f, args, kwargs, argnums), args, kwargs, lacks))
-        result = rrule(f, *args) if direct and not kwargs and f not in _CONFIG_RULES else None
+        if direct and not kwargs and f not in _CONFIG_RULES:
+            if remember and 0 < len(args) < 3:
+                _remember_output_pullback(f, args, cache, seen)
+            result = rrule(f, *args)
+        else:
+            result = None
         if result is None:
             result = _find_rrule(f, alt, args, kwargs)
         if result is None:
             if fallback is not None:
                 return fallback(argnums, ans, args, kwargs)
             raise _no_rule(f, "rrule", args, argnums)
-        return _vjp_of(f, result[1], ans, args, kwargs, argnums, None, None, autograd_vjp)
+        return _fast_vjp_of(f, result[1], ans, args, kwargs, argnums, autograd_vjp)
+
+    def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+        # the shortcut: argument types seen before (no boxes, no containers: see _remember_output_pullback)
+        # whose rule gives its pullback at autograd's output, which is then not computed again
+        if not kwargs and seen[0] == _RulesSeen.count:
+            n = len(args)
+            if n == 1:
+                pullback_at = cache.get(type(args[0]), _UNSEEN)
+            elif n == 2:
+                pullback_at = cache.get((type(args[0]), type(args[1])), _UNSEEN)
+            else:
+                pullback_at = None
+            if pullback_at is None:  # types seen before, whose rule does not give it
+                return general_vjp_maker(argnums, ans, args, kwargs, False)
+            if pullback_at is not _UNSEEN:
+                return _partial(_vjp_of_one if len(argnums) == 1 else _vjp_of_several, f, pullback_at(ans, *args),
+                                ans, args, kwargs, argnums, autograd_vjp)
+        return general_vjp_maker(argnums, ans, args, kwargs)
 
     chainrules_vjp_maker.chainrules_function = f  # type: ignore[attr-defined]
+    chainrules_vjp_maker.general = general_vjp_maker  # type: ignore[attr-defined]  # the specification (tests compare)
     return chainrules_vjp_maker
 
 
