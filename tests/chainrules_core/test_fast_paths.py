@@ -313,7 +313,7 @@ def test_matmul_fast_rrule_keeps_the_thunks_lazy() -> None:
 
     a, b = np.ones((2, 3)), np.ones((3, 4))
     _, pullback = mvp.matmul_rrule(a, b)
-    assert pullback.__code__ is mvp._matmul_rrule_fast(a, b)[1].__code__
+    assert pullback.__qualname__ == "matmul_rrule.<locals>.matmul_pullback"  # the fast path's
     _, da, db = pullback(np.ones((2, 4)))
     assert isinstance(da, Thunk) and isinstance(db, Thunk)
 
