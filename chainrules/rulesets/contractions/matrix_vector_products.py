@@ -148,7 +148,7 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     if (not kwargs and type(a) is _ndarray and type(b) is _ndarray and (dtype := a.dtype) is b.dtype
             and dtype in _FAST_DTYPES and a.ndim == 2 and b.ndim == 2):
         y = _matmul(a, b)
-        general: list[Any] = []
+        general = None
 
         def matmul_pullback(dy: Any) -> tuple[Any, ...]:
             if type(dy) is _ndarray and dy.dtype is dtype and dy.shape == y.shape:
@@ -156,9 +156,10 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
                 da.fn = lambda: dy @ b.T
                 db.fn = lambda: a.T @ dy
                 return _NO, da, db
-            if not general:
-                general.append(_matmul_rrule_general(a, b)[1])
-            return general[0](dy)  # type: ignore[no-any-return]
+            nonlocal general
+            if general is None:
+                general = _matmul_rrule_general(a, b)[1]
+            return general(dy)  # type: ignore[no-any-return]
 
         return y, matmul_pullback
     return _matmul_rrule_general(a, b, **kwargs)
