@@ -37,7 +37,8 @@ import numpy as np
 import pytest
 
 import chainrules  # noqa: F401  (the rules)
-from chainrules_core import rrule, unthunk
+from chainrules_core import NoTangent, Thunk, rrule, unthunk
+from chainrules_core.floating_point import quiet, restore
 
 RNG = np.random.default_rng(17)
 A = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
@@ -362,6 +363,68 @@ def _best(function: Callable[..., Any], *args: Any, number: int = 2000, repeat: 
     return min(timer.repeat(number=number, repeat=repeat)) / number * 1e6
 
 
+# ---- floors: the least any rule or lookup honouring the contract can cost ------------------------------------------
+_ABSENT = object()
+_NO = NoTangent()
+
+
+def _contract_multiply_rrule(a: np.ndarray, b: np.ndarray) -> Any:
+    """``np.multiply`` of an (n, m) by an (m,) float64 array, written by hand with only what the rule contract asks:
+    the cotangent's kind, shape and dtype checked, one thunk per argument, floating-point warnings quiet while each
+    cotangent is computed, each cotangent checked against its argument's shape and dtype. Nothing generic: no
+    broadcasting analysis, no dtype classes, no other cotangent kinds (a wrong one raises)."""
+    y = a * b
+
+    def multiply_pullback(dy: Any) -> tuple[Any, ...]:
+        if not (type(dy) is np.ndarray and dy.shape == y.shape and dy.dtype is y.dtype):
+            raise TypeError("multiply: a cotangent of the output's shape and dtype was expected")
+
+        def cotangent_a() -> Any:
+            token = quiet()
+            try:
+                g = dy * b
+            finally:
+                restore(token)
+            if type(g) is np.ndarray and g.shape == a.shape and g.dtype is a.dtype:
+                return g
+            raise TypeError("multiply: the cotangent of a is not in a's space")
+
+        def cotangent_b() -> Any:
+            token = quiet()
+            try:
+                g = np.add.reduce(dy * a, 0)
+            finally:
+                restore(token)
+            if type(g) is np.ndarray and g.shape == b.shape and g.dtype is b.dtype:
+                return g
+            raise TypeError("multiply: the cotangent of b is not in b's space")
+
+        return _NO, Thunk(cotangent_a), Thunk(cotangent_b)
+
+    return y, multiply_pullback
+
+
+_CONTRACT_RULES = {np.multiply: {(np.ndarray, np.ndarray): _contract_multiply_rrule}}
+
+
+def _contract_multiply_call(a: np.ndarray, b: np.ndarray) -> list[Any]:
+    """``_ad_call`` with the hand-written contract rule found by a dict look-up (as the registry's cache)."""
+    y, pullback = _CONTRACT_RULES[np.multiply][(type(a), type(b))](a, b)
+    return [unthunk(d) for d in pullback(np.ones_like(y))]
+
+
+_BAREST_CACHE = {_identity: {float: _identity_rrule}}
+
+
+def _barest_lookup(f: Any, a: Any = _ABSENT, b: Any = _ABSENT, /, *rest: Any, **kwargs: Any) -> Any:
+    """The least a look-up entry that takes any arguments and keywords does on a one-argument hit: two dict
+    reads and the rule's call (no miss handling, no config, no None for "no rule")."""
+    if b is _ABSENT:
+        impl = _BAREST_CACHE[f][type(a)]
+        return impl(a, **kwargs) if kwargs else impl(a)
+    return None
+
+
 def fixed_cost_table() -> list[str]:
     """The issue's table: chainrules, hand-written and fixed cost per row (min of repeats, us)."""
     lines = [f"{'call':34s} {'chainrules':>10s} {'hand':>8s} {'fixed':>8s} {'goal':>6s}"]
@@ -380,6 +443,13 @@ def fixed_cost_table() -> list[str]:
     p, hit, miss = (loop(statement) - empty for statement in ("plain(hit, x)", "rrule(hit, x)", "rrule(miss, x)"))
     lines.append(f"lookup (min of repeats, minus the empty loop): plain call {p:.0f} ns, hit {hit:.0f} ns "
                  f"({hit / p:.1f}x), miss {miss:.0f} ns ({miss / p:.1f}x)")
+    names["barest"] = _barest_lookup
+    barest = loop("barest(hit, x)") - empty
+    lines.append(f"floor of a hit (an entry taking any arguments and keywords, two dict reads, the rule's call): "
+                 f"{barest:.0f} ns ({barest / p:.1f}x)")
+    floor = _best(_contract_multiply_call, A, V) - _best(_hand_multiply, A, V)
+    lines.append(f"floor of np.multiply's fixed cost (a hand-written rule with only the contract's checks, thunks "
+                 f"and quiet floating point): {floor:.2f} us")
     return lines
 
 

@@ -1012,10 +1012,10 @@ def _pack(a: Any, b: Any, rest: tuple[Any, ...]) -> tuple[Any, ...]:
 def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
     """Build the function that serves ``rrule(...)`` calls.
 
-    A plain function is the cheapest thing to call in Python. The first argument after the
-    function is a positional-only parameter rather than part of ``*args``, so the common
-    one-argument call builds no tuple (``rest`` is then the shared empty tuple), and keyword
-    arguments of any name still reach ``**kwargs``. The caches are plain dicts read through
+    A plain function is the cheapest thing to call in Python. The first two arguments after
+    the function are positional-only parameters rather than part of ``*args``, so the common
+    one- and two-argument calls build no tuple, and keyword arguments of any name still reach
+    ``**kwargs``. The caches are plain dicts read through
     closure variables. Rules are called without ``**kwargs`` when there are none: an empty
     ``**{}`` costs as much as a dict look-up.
 
@@ -1038,14 +1038,14 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
     config_mark = _CONFIG_MARK
     configured_key = _CONFIGURED_KEY
 
-    def rrule(f: Any, a: Any = absent, /, *rest: Any, **kwargs: Any) -> Any:
+    def rrule(f: Any, a: Any = absent, b: Any = absent, /, *rest: Any, **kwargs: Any) -> Any:
         try:
             plain = cache[f]
         except (KeyError, TypeError):
-            return uncached(f, (a, *rest) if a is not absent else (), kwargs)
+            return uncached(f, _pack(a, b, rest), kwargs)
         if plain is None:  # a callable with no rules
             return None
-        if not rest:  # one argument (the common case), or none: see _plain_impl
+        if b is absent:  # one argument (the common case), or none: see _plain_impl
             try:
                 impl = plain[type(a)]
             except KeyError:
@@ -1056,8 +1056,7 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
                 return None
             return impl(a, **kwargs) if kwargs else impl(a)
         if plain.__class__ is not dict:  # a config, or a functor instance
-            if plain is config_mark and len(rest) == 1:  # rrule(config, g, x)
-                b = rest[0]
+            if plain is config_mark and not rest:  # rrule(config, g, x)
                 try:
                     entry = cache[a][configured_key][f.__class__][type(b)]
                 except (KeyError, TypeError):
@@ -1068,9 +1067,8 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
                 if kwargs:
                     return impl(f, b, **kwargs) if takes_config else impl(b, **kwargs)
                 return impl(f, b) if takes_config else impl(b)
-            return call_entry(f, plain, (a, *rest), kwargs)
-        if len(rest) == 1:  # two arguments
-            b = rest[0]
+            return call_entry(f, plain, (a, b, *rest), kwargs)
+        if not rest:  # two arguments
             key: Any = (type(a), type(b))
             try:
                 impl = plain[key]
@@ -1079,7 +1077,7 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
             if impl is None:
                 return None
             return impl(a, b, **kwargs) if kwargs else impl(a, b)
-        args = (a, *rest)
+        args = (a, b, *rest)
         key = tuple(map(type, args))
         try:
             impl = plain[key]

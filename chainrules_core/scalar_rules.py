@@ -554,18 +554,20 @@ _quiet_states_get = floating_point._quiet_states.get
 _quiet_state = floating_point._quiet_state
 
 
-def _fast_cotangent(call: Any, args: tuple[Any, ...], y: Any, dy: Any, x: Any) -> Any:
-    """The cotangent of the argument ``x`` (one of ``args``): ``project_argument(x, conj(p) * dy)``
-    with the partial ``p = call(*args, y)``, as ``_argument_cotangent`` computes it."""
+def _fast_cotangent(call: Any, a: Any, b: Any, y: Any, dy: Any, x: Any) -> Any:
+    """The cotangent of the argument ``x`` (``a`` or ``b``) of a function of two arguments:
+    ``project_argument(x, conj(p) * dy)`` with the partial ``p = call(a, b, y)``, as
+    ``_argument_cotangent`` computes it. A product that is already an ndarray of ``x``'s
+    shape and dtype is returned as it is (no projection call)."""
     if _fp_state is None:  # pragma: no cover  (NumPy 1.x)
         token = floating_point.quiet()
     else:
         current = _fp_get()
         token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
     try:
-        value = call(*args, y)
+        value = call(a, b, y)
         t = type(value)
-        if t is _float64 or t is float or (t is _ndarray and value.dtype.kind == "f"):
+        if (t is _ndarray and value.dtype.kind == "f") or t is _float64 or t is float:
             g = value * dy
         elif isinstance(value, NotImplementedTangent):
             return value
@@ -576,6 +578,8 @@ def _fast_cotangent(call: Any, args: tuple[Any, ...], y: Any, dy: Any, x: Any) -
             floating_point.restore(token)
         else:
             _fp_reset(token)
+    if type(g) is _ndarray and type(x) is _ndarray and g.dtype is x.dtype and g.shape == x.shape:
+        return g
     return _project_fast(x, g)
 
 
@@ -727,19 +731,19 @@ def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: C
             if not ((dy.shape == shape and ((d := dy.dtype) is _F64 or d.kind == "f")) if t is _ndarray else (
                     (t is float or t is _float64) and shape == ())):
                 return pullback_of((a, b), y)(dy)
-            args = (a, b)
             if ka and kb:
                 t0 = _new(Thunk)
-                t0.fn = _partial(_fast_cotangent, p0, args, y, dy, a) if c0 else _ArgumentCotangent(
-                    p0, args, y, dy, 0)
+                t0.fn = _partial(_fast_cotangent, p0, a, b, y, dy, a) if c0 else _ArgumentCotangent(
+                    p0, (a, b), y, dy, 0)
                 t1 = _new(Thunk)
-                t1.fn = _partial(_fast_cotangent, p1, args, y, dy, b) if c1 else _ArgumentCotangent(
-                    p1, args, y, dy, 1)
+                t1.fn = _partial(_fast_cotangent, p1, a, b, y, dy, b) if c1 else _ArgumentCotangent(
+                    p1, (a, b), y, dy, 1)
                 return NO, t0, t1
             if ka:
-                return NO, (_fast_cotangent(p0, args, y, dy, a) if c0 else
-                            _argument_cotangent(p0, args, y, dy, 0)), NO
-            return NO, NO, (_fast_cotangent(p1, args, y, dy, b) if c1 else _argument_cotangent(p1, args, y, dy, 1))
+                return NO, (_fast_cotangent(p0, a, b, y, dy, a) if c0 else
+                            _argument_cotangent(p0, (a, b), y, dy, 0)), NO
+            return NO, NO, (_fast_cotangent(p1, a, b, y, dy, b) if c1 else
+                            _argument_cotangent(p1, (a, b), y, dy, 1))
 
         return y, fast_pullback
 

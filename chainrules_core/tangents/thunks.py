@@ -199,6 +199,9 @@ def unthunk(x: Any) -> Any:
     >>> unthunk(Thunk(lambda: 4.0)), unthunk(ZeroTangent())
     (4.0, ZeroTangent())
     """
+    if type(x) is Thunk:  # the common thunk: its function called here, a method call less than x.unthunk()
+        value = x.fn()
+        return value.unthunk() if isinstance(value, AbstractThunk) else value
     if isinstance(x, AbstractThunk):
         return x.unthunk()
     return x

@@ -63,7 +63,15 @@ def _permutation_rules(name: str, a: Any, y: Any, perm: tuple[int, ...]) -> Call
 
 
 # ---- np.transpose / np.permute_dims, ndarray.transpose -------------------------------------------------
-@rrule.register(np.transpose, ARRAY_LIKE)
+# Three registrations of one rule: an ndarray called without ``axes`` (the commonest call,
+# ``np.transpose(a)`` and ``a.T`` in a traced program) has its own, which returns exactly one
+# cotangent after the function's and so spares the registry's adapter for rules with
+# optional arguments (a second closure per call); an ndarray with ``axes`` by position, and
+# the other array-likes, reach ``transpose_rrule`` itself.
+_CONVERTED = tuple(t for t in ARRAY_LIKE if t is not np.ndarray)
+
+
+@rrule.register(np.transpose, _CONVERTED)
 def transpose_rrule(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
     """Reverse rule of ``np.transpose`` (and ``np.permute_dims``): the inverse permutation.
 
@@ -76,8 +84,46 @@ def transpose_rrule(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
     (2, 3, 4)
     """
     if axes is None and type(a) is np.ndarray and a.dtype in _FAST_DTYPES and a.size:
-        return _transpose_rrule_fast(a)
+        return _transpose_rrule_fast(a, True)
     return _transpose_rrule_general(a, axes)
+
+
+@rrule.register(np.transpose, np.ndarray, object)
+def transpose_of_array_with_axes_rrule(a: np.ndarray, axes: Any) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.transpose(a, axes)`` for an ndarray: :func:`transpose_rrule`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.transpose, np.zeros((2, 3)), (1, 0))
+    >>> len(pb(np.ones((3, 2))))
+    3
+    """
+    return transpose_rrule(a, axes)
+
+
+@rrule.register(np.transpose, np.ndarray)
+def transpose_of_array_rrule(a: np.ndarray, **kwargs: Any) -> tuple[Any, Pullback]:
+    """Reverse rule of ``np.transpose(a)`` (``axes`` not given, or by keyword) for an ndarray:
+    :func:`transpose_rrule`, one cotangent after the function's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from chainrules import rrule
+    >>> y, pb = rrule(np.transpose, np.zeros((2, 3)))
+    >>> pb(np.ones((3, 2)))[1].shape
+    (2, 3)
+    """
+    if not kwargs and type(a) is np.ndarray and a.dtype in _FAST_DTYPES and a.size:
+        return _transpose_rrule_fast(a, False)
+    y, pullback = transpose_rrule(a, **kwargs)
+
+    def transpose_pullback(dy: Any) -> tuple[Any, ...]:
+        return pullback(dy)[:2]
+
+    return y, transpose_pullback
 
 
 # The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
@@ -95,8 +141,9 @@ def _transpose_rrule_general(a: Any, axes: Any = None) -> tuple[Any, Pullback]:
     return y, transpose_pullback
 
 
-def _transpose_rrule_fast(a: np.ndarray) -> tuple[Any, Pullback]:
-    """:func:`transpose_rrule` for a non-empty ndarray of a float or complex dtype with the axes reversed.
+def _transpose_rrule_fast(a: np.ndarray, axes_given: bool) -> tuple[Any, Pullback]:
+    """:func:`transpose_rrule` for a non-empty ndarray of a float or complex dtype with the axes reversed
+    (``axes_given``: called as ``np.transpose(a, None)``, so the pullback returns a cotangent for ``axes`` too).
 
     A cotangent that is an ndarray of the output's shape and dtype is transposed back at
     once (a read-only view, as :func:`~chainrules.rulesets.arrays._linear_maps.own` makes
@@ -111,10 +158,10 @@ def _transpose_rrule_fast(a: np.ndarray) -> tuple[Any, Pullback]:
         if type(dy) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
             da = dy.transpose()
             da.flags.writeable = False
-            return NO, da, NO
+            return (NO, da, NO) if axes_given else (NO, da)
         if not general:
             general.append(_transpose_rrule_general(a)[1])
-        return general[0](dy)
+        return general[0](dy) if axes_given else general[0](dy)[:2]
 
     return y, transpose_pullback
 

@@ -139,9 +139,29 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     >>> rrule(operator.matmul, np.eye(2), np.ones(2))[0]
     array([1., 1.])
     """
-    if (not kwargs and a.ndim == 2 and b.ndim == 2 and type(a) is np.ndarray and type(b) is np.ndarray
-            and a.dtype == b.dtype and a.dtype in _FAST_DTYPES):
-        return _matmul_rrule_fast(a, b)
+    # The fast path, written out here (a call less): two real matrices of one dtype (the same
+    # dtype object) and no keyword. A cotangent that is an ndarray of the output's shape and
+    # dtype gives the thunks ``dy @ b.T`` and ``a.T @ dy`` at once (already in the operands'
+    # spaces: the same dtype and shape, nothing to project); any other cotangent goes through
+    # the general pullback (built when first needed), which reads, validates and projects it.
+    # Both give the same results (``tests/chainrules_core/test_fast_paths.py``).
+    if (not kwargs and type(a) is _ndarray and type(b) is _ndarray and (dtype := a.dtype) is b.dtype
+            and dtype in _FAST_DTYPES and a.ndim == 2 and b.ndim == 2):
+        y = _matmul(a, b)
+        general = None
+
+        def matmul_pullback(dy: Any) -> tuple[Any, ...]:
+            if type(dy) is _ndarray and dy.dtype is dtype and dy.shape == y.shape:
+                da, db = _new_thunk(Thunk), _new_thunk(Thunk)  # Thunk(fn) without its check that fn is callable
+                da.fn = lambda: dy @ b.T
+                db.fn = lambda: a.T @ dy
+                return _NO, da, db
+            nonlocal general
+            if general is None:
+                general = _matmul_rrule_general(a, b)[1]
+            return general(dy)  # type: ignore[no-any-return]
+
+        return y, matmul_pullback
     return _matmul_rrule_general(a, b, **kwargs)
 
 
@@ -149,31 +169,8 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
 _FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32))
 _new_thunk = object.__new__
 _NO = NoTangent()
-
-
-def _matmul_rrule_fast(a: np.ndarray, b: np.ndarray) -> Any:
-    """:func:`matmul_rrule` for two real matrices of the same dtype and no keyword.
-
-    A cotangent that is an ndarray of the output's shape and dtype gives the thunks
-    ``dy @ b.T`` and ``a.T @ dy`` at once (already in the operands' spaces: the same
-    dtype and shape, nothing to project); any other cotangent goes through the general
-    pullback (built when first needed), which reads, validates and projects it. Both give
-    the same results (``tests/chainrules_core/test_fast_paths.py``).
-    """
-    y = np.matmul(a, b)
-    general: list[Any] = []
-
-    def matmul_pullback(dy: Any) -> tuple[Any, ...]:
-        if type(dy) is np.ndarray and dy.dtype == y.dtype and dy.shape == y.shape:
-            da, db = _new_thunk(Thunk), _new_thunk(Thunk)  # Thunk(fn) without its check that fn is callable
-            da.fn = lambda: dy @ b.T
-            db.fn = lambda: a.T @ dy
-            return _NO, da, db
-        if not general:
-            general.append(_matmul_rrule_general(a, b)[1])
-        return general[0](dy)  # type: ignore[no-any-return]
-
-    return y, matmul_pullback
+_ndarray = np.ndarray
+_matmul = np.matmul
 
 
 def _matmul_rrule_general(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
