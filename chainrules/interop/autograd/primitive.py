@@ -197,10 +197,32 @@ def _vjp_of_one(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
     position = positions[0]
     ct = cotangents[position + 1]
     if type(ct) is _Thunk:
-        ct = ct.unthunk()
+        ct = ct.fn()  # (a thunk of a thunk: converted below)
     if type(ct) is _ndarray and ct.dtype.kind != "c":
         return (ct,)
     return (cotangent_to_autograd(ct, args[position], f, position, ()),)
+
+
+def _vjp_of_two(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
+                positions: Sequence[int], autograd_vjp: Callable[[], Any] | None, g: Any) -> tuple[Any, ...]:
+    """:func:`_vjp_of_one` for two positional arguments (``x * x``, ``x / y``...)."""
+    if type(g) is not _ndarray or g.dtype.kind == "c":
+        return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
+    cotangents = pullback(g)
+    if len(cotangents) != len(args) + 1:
+        return tuple(_to_autograd(f, cotangents, args, positions, None, None))
+    i, j = positions
+    first = cotangents[i + 1]
+    if type(first) is _Thunk:
+        first = first.fn()  # (a thunk of a thunk: converted below)
+    if type(first) is not _ndarray or first.dtype.kind == "c":
+        first = cotangent_to_autograd(first, args[i], f, i, ())
+    second = cotangents[j + 1]
+    if type(second) is _Thunk:
+        second = second.fn()
+    if type(second) is not _ndarray or second.dtype.kind == "c":
+        second = cotangent_to_autograd(second, args[j], f, j, ())
+    return first, second
 
 
 def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
@@ -215,7 +237,7 @@ def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequ
     for position in positions:
         ct = cotangents[position + 1]
         if type(ct) is _Thunk:
-            ct = ct.unthunk()
+            ct = ct.fn()  # (a thunk of a thunk: converted below)
         if type(ct) is _ndarray and ct.dtype.kind != "c":
             out.append(ct)
         else:
@@ -226,9 +248,11 @@ def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequ
 def _fast_vjp_of(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
                  positions: Sequence[int], autograd_vjp: Callable[[], Any] | None) -> Callable[[Any], tuple[Any, ...]]:
     """:func:`_vjp_of` for positional arguments (``call`` and ``leaves`` ``None``), in fewer steps: a
-    ``functools.partial`` of :func:`_vjp_of_one` or :func:`_vjp_of_several` (made without running Python code)."""
-    return _partial(_vjp_of_one if len(positions) == 1 else _vjp_of_several, f, pullback, ans, args, kwargs,
-                    positions, autograd_vjp)
+    ``functools.partial`` of :func:`_vjp_of_one`, :func:`_vjp_of_two` or :func:`_vjp_of_several` (made without
+    running Python code)."""
+    n = len(positions)
+    return _partial(_vjp_of_one if n == 1 else _vjp_of_two if n == 2 else _vjp_of_several, f, pullback, ans, args,
+                    kwargs, positions, autograd_vjp)
 
 
 def _fill(x: Any) -> Any:
@@ -438,7 +462,7 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
             if pullback_at is None:  # types seen before, whose rule does not give it
                 return general_vjp_maker(argnums, ans, args, kwargs, False)
             if pullback_at is not _UNSEEN:
-                return _partial(_vjp_of_one if len(argnums) == 1 else _vjp_of_several, f, pullback_at(ans, *args),
+                return _partial(_vjp_of_one if len(argnums) == 1 else _vjp_of_two, f, pullback_at(ans, *args),
                                 ans, args, kwargs, argnums, autograd_vjp)
         return general_vjp_maker(argnums, ans, args, kwargs)
 

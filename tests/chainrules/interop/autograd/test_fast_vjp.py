@@ -82,14 +82,19 @@ PULLBACK_RESULTS = [
     (NoTangent(), not_implemented("no derivative here"), np.ones(3)),
     (NoTangent(), np.ones(3, np.float32), Thunk(lambda: np.ones(3, np.complex64))),
     (NoTangent(), 2.0, np.float64(3.0)),
+    (NoTangent(), Thunk(lambda: Thunk(lambda: np.ones(3))), Thunk(lambda: Thunk(lambda: 1j * np.ones(3)))),
     (NoTangent(), np.ones(3)),  # one cotangent too few
+    (NoTangent(), np.ones(3), np.ones(3), np.ones(3), np.ones(3)),  # too many
 ]
 
 
-@pytest.mark.parametrize("positions", [(0,), (1,), (0, 1)])
+@pytest.mark.parametrize("positions", [(0,), (1,), (0, 1), (1, 0), (2,), (0, 2), (0, 1, 2)])
 @pytest.mark.parametrize("result", PULLBACK_RESULTS, ids=range(len(PULLBACK_RESULTS)))
 def test_fast_vjp_is_the_general_vjp(positions: tuple[int, ...], result: tuple[Any, ...]) -> None:
-    args = (X3, X3 + 1.0)
+    args: tuple[Any, ...] = (X3, X3 + 1.0)
+    if max(positions) == 2:  # a function of three arguments: the pullback gives one more cotangent
+        args = (*args, 2.0)
+        result = (*result, Thunk(lambda: 4.0)) if len(result) == 3 else result
     pullback = _pullback_giving(*result)
     ans = np.sin(X3)
     fast = _fast_vjp_of(np.add, pullback, ans, args, {}, positions, None)
