@@ -34,7 +34,6 @@ from autograd.tracer import Box
 from chainrules.interop._arguments import BoundCall, function_name, locate
 from chainrules.interop._lookup import (
     _CONFIG_RULES,
-    _PLAIN_CALLABLES,
     bound_method,
     find_frule,
     find_rrule,
@@ -68,6 +67,7 @@ _allocate: Any = object.__new__  # a node without running its maker: the rule al
 _ZERO = ZeroTangent()
 _Thunk = Thunk
 _partial = functools.partial
+_ARRAY_FUNCTION = type(np.sum)  # numpy._ArrayFunctionDispatcher: a plain function
 
 
 _CONTAINERS = (tuple, list, dict)
@@ -414,9 +414,10 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     """
 
     autograd_vjp = None if fallback is None else functools.partial(_given, fallback)
-    # a plain function (the NumPy functions autograd wraps): find_rrule's first look-up is rrule(f, *args),
-    # made here directly unless a rule of f needs the config (known from the registries' hooks, at call time)
-    direct = type(f) in _PLAIN_CALLABLES and bound_method(f) is None and not needs_config(f)
+    # a plain function (the NumPy functions autograd wraps, NumPy's __array_function__ dispatchers like np.sum
+    # among them): find_rrule's first look-up is rrule(f, *args), made here directly unless a rule of f needs
+    # the config (known from the registries' hooks, at call time)
+    direct = bound_method(f) is None and (not needs_config(f) or type(f) is _ARRAY_FUNCTION)
     _RulesSeen.watch()
     cache: dict[Any, Any] = {}  # argument types -> the rule's pullback_given_output, or None
     seen = [_RulesSeen.count]
