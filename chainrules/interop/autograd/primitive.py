@@ -630,8 +630,11 @@ def primitive(f: Callable[..., Any]) -> Callable[..., Any]:
             ans, pullback = result
             node = _allocate(VJPNode)
             node.parents = parents
-            node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, positions, call, leaves,
-                               autograd_vjp if flat else None)
+            if call is None:  # boxes among the positional arguments only (their values are argvals[i])
+                node.vjp = _fast_vjp_of(raw, pullback, ans, argvals, kwargs, positions, autograd_vjp)
+            else:
+                node.vjp = _vjp_of(raw, pullback, ans, argvals, kwargs, positions, call, leaves,
+                                   autograd_vjp if flat else None)
         elif node_type is JVPNode:
             if call is None:
                 call = BoundCall.at_positions(raw, argvals, kwargs, positions, leaves)
