@@ -67,6 +67,7 @@ _allocate: Any = object.__new__  # a node without running its maker: the rule al
 _ZERO = ZeroTangent()
 _Thunk = Thunk
 _partial = functools.partial
+_F64 = np.dtype(np.float64)  # (a singleton: dtypes compared by identity first)
 _ARRAY_FUNCTION = type(np.sum)  # numpy._ArrayFunctionDispatcher: a plain function
 
 
@@ -189,7 +190,7 @@ def _vjp_of_one(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
     as :func:`_to_autograd` converts it; anything else (another cotangent, a pullback giving
     a wrong number of cotangents) goes through :func:`_vjp_of` or :func:`_to_autograd`.
     """
-    if type(g) is not _ndarray or g.dtype.kind == "c":
+    if type(g) is not _ndarray or ((d := g.dtype) is not _F64 and d.kind == "c"):
         return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
     cotangents = pullback(g)
     if len(cotangents) != len(args) + 1:
@@ -198,7 +199,7 @@ def _vjp_of_one(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
     ct = cotangents[position + 1]
     if type(ct) is _Thunk:
         ct = ct.fn()  # (a thunk of a thunk: converted below)
-    if type(ct) is _ndarray and ct.dtype.kind != "c":
+    if type(ct) is _ndarray and ((d := ct.dtype) is _F64 or d.kind != "c"):
         return (ct,)
     return (cotangent_to_autograd(ct, args[position], f, position, ()),)
 
@@ -206,7 +207,7 @@ def _vjp_of_one(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
 def _vjp_of_two(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
                 positions: Sequence[int], autograd_vjp: Callable[[], Any] | None, g: Any) -> tuple[Any, ...]:
     """:func:`_vjp_of_one` for two positional arguments (``x * x``, ``x / y``...)."""
-    if type(g) is not _ndarray or g.dtype.kind == "c":
+    if type(g) is not _ndarray or ((d := g.dtype) is not _F64 and d.kind == "c"):
         return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
     cotangents = pullback(g)
     if len(cotangents) != len(args) + 1:
@@ -215,12 +216,12 @@ def _vjp_of_two(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
     first = cotangents[i + 1]
     if type(first) is _Thunk:
         first = first.fn()  # (a thunk of a thunk: converted below)
-    if type(first) is not _ndarray or first.dtype.kind == "c":
+    if type(first) is not _ndarray or ((d := first.dtype) is not _F64 and d.kind == "c"):
         first = cotangent_to_autograd(first, args[i], f, i, ())
     second = cotangents[j + 1]
     if type(second) is _Thunk:
         second = second.fn()
-    if type(second) is not _ndarray or second.dtype.kind == "c":
+    if type(second) is not _ndarray or ((d := second.dtype) is not _F64 and d.kind == "c"):
         second = cotangent_to_autograd(second, args[j], f, j, ())
     return first, second
 
@@ -228,7 +229,7 @@ def _vjp_of_two(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence
 def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequence[Any], kwargs: dict[str, Any],
                     positions: Sequence[int], autograd_vjp: Callable[[], Any] | None, g: Any) -> tuple[Any, ...]:
     """:func:`_vjp_of_one` for several positional arguments."""
-    if type(g) is not _ndarray or g.dtype.kind == "c":
+    if type(g) is not _ndarray or ((d := g.dtype) is not _F64 and d.kind == "c"):
         return _vjp_of(f, pullback, ans, args, kwargs, positions, None, None, autograd_vjp)(g)
     cotangents = pullback(g)
     if len(cotangents) != len(args) + 1:
@@ -238,7 +239,7 @@ def _vjp_of_several(f: Any, pullback: Callable[[Any], Any], ans: Any, args: Sequ
         ct = cotangents[position + 1]
         if type(ct) is _Thunk:
             ct = ct.fn()  # (a thunk of a thunk: converted below)
-        if type(ct) is _ndarray and ct.dtype.kind != "c":
+        if type(ct) is _ndarray and ((d := ct.dtype) is _F64 or d.kind != "c"):
             out.append(ct)
         else:
             out.append(cotangent_to_autograd(ct, args[position], f, position, ()))
