@@ -16,8 +16,14 @@ derivative: see :mod:`~chainrules.interop.autograd.higher_order` for what happen
 
 The same VJP/JVP makers (:func:`vjp_maker`, :func:`jvp_maker`) serve the functions autograd
 already wraps (``autograd.numpy.*``, ``autograd.scipy.*``), see
-:mod:`chainrules.interop.autograd.registration`; there autograd computes the output itself,
-and the rule computes it again.
+:mod:`chainrules.interop.autograd.registration`; there autograd computes the output itself.
+A rule that carries ``pullback_given_output(y, *args)`` (its pullback when the output ``y``
+is already known) is then pulled back at autograd's output; any other rule computes the
+output again. The VJP maker remembers, per argument types, which the rule is
+(:func:`_remember_output_pullback`), and makes the VJP of positional arguments a
+``functools.partial`` of one function (:func:`_vjp_of_one`, :func:`_vjp_of_two`): both
+shortcuts keep their general paths (``maker.general``, :func:`_vjp_of`) as the
+specification, which ``tests/chainrules/interop/autograd/test_fast_vjp.py`` compares them with.
 """
 
 from __future__ import annotations
@@ -368,10 +374,11 @@ def _remember_output_pullback(f: Any, args: Sequence[Any], cache: dict[Any, Any]
     """Remember in ``cache``, under the types of ``args`` (one or two plain values, no keywords), the rrule's
     ``pullback_given_output`` for them, or ``None``.
 
-    A rule may carry ``pullback_given_output(y, *args)``, its pullback at ``args`` whose
-    output ``y = f(*args)`` is known (the elementwise rules of ``scalar_rule`` do): autograd
-    has computed the output of the functions it wraps, so the VJP maker need not compute it
-    again. ``None`` is remembered for a container type (a tuple, list or dict may hold a
+    A rule may carry ``pullback_given_output(y, *args)``: the pullback ``rule(*args)`` would
+    return, given its output ``y = f(*args)`` (so a rule carrying it never answers ``None``
+    for types it is registered for); ``scalar_rule``'s elementwise rules are to carry it.
+    autograd has computed the output of the functions it wraps, so the VJP maker then need
+    not compute it again. ``None`` is remembered for a container type (a tuple, list or dict may hold a
     box in another call), so a hit that is not ``None`` means plain arguments. The cache is
     good while ``_RulesSeen.count`` is ``seen[0]``.
     """

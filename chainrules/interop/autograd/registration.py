@@ -24,9 +24,10 @@ the rule (:func:`~chainrules.interop.autograd.vjp_maker`):
 
 The rule is looked up by argument types when autograd differentiates a call, and the
 ``AutogradConfig`` is passed, so rules that call back into the AD (``rrule_via_ad``) work.
-autograd computes the output of its own primitives before asking for the VJP, and the rule
-computes it again; :func:`~chainrules.interop.autograd.primitive` avoids that (the rule
-computes the output once).
+autograd computes the output of its own primitives before asking for the VJP; a rule that
+carries ``pullback_given_output`` is pulled back at that output, any other rule computes it
+again; :func:`~chainrules.interop.autograd.primitive` avoids that (the rule computes the
+output once).
 
 Everything is undone by ``remove()`` on the returned handle (also a context manager).
 """
