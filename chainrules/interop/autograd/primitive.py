@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -385,15 +386,20 @@ def _remember_output_pullback(f: Any, args: Sequence[Any], cache: dict[Any, Any]
     if seen[0] != _RulesSeen.count:
         cache.clear()
         seen[0] = _RulesSeen.count
-    types = [type(a) for a in args]
-    key = types[0] if len(types) == 1 else tuple(types)
+    kinds = [type(a) for a in args]
+    key = kinds[0] if len(kinds) == 1 else tuple(kinds)
     if key in cache:
         return
-    if any(issubclass(t, _CONTAINERS) or t in _BOX_TYPES for t in types):
+    if any(issubclass(t, _CONTAINERS) or t in _BOX_TYPES for t in kinds):
         cache[key] = None
         return
-    impl = rrule.find(f, *types)
-    cache[key] = None if impl is None or impl is OPTED_OUT else getattr(impl, "pullback_given_output", None)
+    impl = rrule.find(f, *kinds)
+    given = None if impl is None or impl is OPTED_OUT else getattr(impl, "pullback_given_output", None)
+    # a rule with optional positional parameters not all given here is called through the registry's adapter,
+    # which drops the cotangents of the parameters not given: its pullback_given_output would not
+    if given is not None and not (type(impl) is types.FunctionType and impl.__code__.co_argcount <= len(kinds)):
+        given = None
+    cache[key] = given
 
 
 def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., Any]:

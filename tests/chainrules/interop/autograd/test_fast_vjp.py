@@ -187,6 +187,37 @@ def test_the_maker_pulls_back_at_autograds_output_without_computing_it_again() -
         second(np.ones(5))
 
 
+def test_a_rule_with_an_optional_argument_not_given_is_not_shortcut() -> None:
+    def scaled_by(x: Any, c: Any = 2.0) -> Any:
+        return c * x
+
+    given_calls = []
+
+    def scaled_by_pullback_given_output(y: Any, x: Any, c: Any = 2.0) -> Any:
+        given_calls.append(c)
+
+        def scaled_by_pullback(dy: Any) -> tuple[Any, Any, Any]:
+            return NoTangent(), c * dy, np.sum(x * dy)
+
+        return scaled_by_pullback
+
+    def scaled_by_rrule(x: np.ndarray, c: float = 2.0) -> Any:
+        y = scaled_by(x, c)
+        return y, scaled_by_pullback_given_output(y, x, c)
+
+    scaled_by_rrule.pullback_given_output = scaled_by_pullback_given_output  # type: ignore[attr-defined]
+    rrule.register(scaled_by)(scaled_by_rrule)
+    maker = vjp_maker(scaled_by)
+    x = np.array([1.0, 2.0])
+    for _ in range(2):  # without c: the registry's adapter drops c's cotangent, the given-output pullback would not
+        assert maker((0,), 2.0 * x, (x,), {})(np.ones(2))[0].tolist() == [2.0, 2.0]
+    assert given_calls == [2.0, 2.0]  # (through the rule, both times)
+    for _ in range(2):  # with c: the shortcut the second time
+        cotangents = maker((0, 1), 3.0 * x, (x, 3.0), {})(np.ones(2))
+        assert cotangents[0].tolist() == [3.0, 3.0] and float(cotangents[1]) == 3.0
+    assert given_calls == [2.0, 2.0, 3.0, 3.0]
+
+
 def test_containers_are_never_shortcut() -> None:
     tripled = _Tripled()
 
