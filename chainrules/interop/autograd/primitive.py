@@ -379,9 +379,9 @@ def _remember_output_pullback(f: Any, args: Sequence[Any], cache: dict[Any, Any]
     return, given its output ``y = f(*args)`` (so a rule carrying it never answers ``None``
     for types it is registered for); ``scalar_rule``'s elementwise rules are to carry it.
     autograd has computed the output of the functions it wraps, so the VJP maker then need
-    not compute it again. ``None`` is remembered for a container type (a tuple, list or dict may hold a
-    box in another call), so a hit that is not ``None`` means plain arguments. The cache is
-    good while ``_RulesSeen.count`` is ``seen[0]``.
+    not compute it again. ``None`` is remembered for a container type (a tuple, list or
+    dict may hold a box in another call), so a hit that is not ``None`` means plain
+    arguments. The cache is good while ``_RulesSeen.count`` is ``seen[0]``.
     """
     if seen[0] != _RulesSeen.count:
         cache.clear()
@@ -466,7 +466,7 @@ def vjp_maker(f: Any, alt: Any = None, fallback: Any = None) -> Callable[..., An
     def chainrules_vjp_maker(argnums: tuple[int, ...], ans: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         # the shortcut: argument types seen before (no boxes, no containers: see _remember_output_pullback)
         # whose rule gives its pullback at autograd's output, which is then not computed again
-        if not kwargs and seen[0] == _RulesSeen.count:
+        if direct and not kwargs and seen[0] == _RulesSeen.count:
             n = len(args)
             if n == 1:
                 pullback_at = cache.get(type(args[0]), _UNSEEN)
