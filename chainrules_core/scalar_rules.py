@@ -519,6 +519,11 @@ def _single_output_rules(f: Any, partials: tuple[Any, ...], name: str, keywords:
         y = f(*args, **kwargs)
         return y, pullback_of(args, y)
 
+    def pullback_given_output(y: Any, *args: Any) -> Callable[[Any], tuple[Any, ...]]:
+        return pullback_of(args, y)
+
+    scalar_rrule.pullback_given_output = pullback_given_output  # type: ignore[attr-defined]
+
     def scalar_frule(tangents: Any, *args: Any, **kwargs: Any) -> Any:
         keywords(f, kwargs)
         y = f(*args, **kwargs)
@@ -650,6 +655,9 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
             y = f(x, **kwargs)
         else:
             y = f(x)
+        return y, pullback_at(y, x)
+
+    def pullback_at(y, x):
         t = type(y)
         if t is _ndarray:
             shape = y.shape if y.dtype.kind == "f" else None
@@ -659,10 +667,10 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
         if t is _ndarray:
             xdtype = x.dtype
             if shape is None or xdtype.kind != "f":
-                return y, pullback_of((x,), y)
+                return pullback_of((x,), y)
             xshape = x.shape
         elif shape is None or not (t is float or t is _float64):
-            return y, pullback_of((x,), y)
+            return pullback_of((x,), y)
         else:
             xdtype = xshape = None
 
@@ -692,9 +700,12 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
                 return NO, g  # already in the argument's space
             return NO, _project_fast(x, g)
 
-        return y, fast_pullback
+        return fast_pullback
 
-    return _named(scalar_rrule, f"{name}_rrule", "fast_pullback", f"{name}_pullback")
+    pullback_at = _named(pullback_at, f"{name}_pullback_given_output", "fast_pullback", f"{name}_pullback")
+    rule = _named(scalar_rrule, f"{name}_rrule")
+    rule.pullback_given_output = pullback_at  # type: ignore[attr-defined]
+    return rule
 
 
 def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: Callable[..., None],
@@ -710,6 +721,9 @@ def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: C
             y = f(a, b, **kwargs)
         else:
             y = f(a, b)
+        return y, pullback_at(y, a, b)
+
+    def pullback_at(y, a, b):
         t = type(y)
         if t is _ndarray:
             shape = y.shape if y.dtype.kind == "f" else None
@@ -724,7 +738,7 @@ def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: C
         kb = ((1 if (k := b.dtype.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
               1 if t is float or t is _float64 else 0 if t is int or t is bool else -1)
         if shape is None or ka < 0 or kb < 0 or ka + kb == 0:
-            return y, pullback_of((a, b), y)
+            return pullback_of((a, b), y)
 
         def fast_pullback(dy):
             t = type(dy)
@@ -745,9 +759,12 @@ def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: C
             return NO, NO, (_fast_cotangent(p1, a, b, y, dy, b) if c1 else
                             _argument_cotangent(p1, (a, b), y, dy, 1))
 
-        return y, fast_pullback
+        return fast_pullback
 
-    return _named(scalar_rrule, f"{name}_rrule", "fast_pullback", f"{name}_pullback")
+    pullback_at = _named(pullback_at, f"{name}_pullback_given_output", "fast_pullback", f"{name}_pullback")
+    rule = _named(scalar_rrule, f"{name}_rrule")
+    rule.pullback_given_output = pullback_at  # type: ignore[attr-defined]
+    return rule
 
 
 def _multi_output_rules(f: Any, rows: tuple[tuple[Any, ...], ...], name: str, keywords: Callable[..., None],
@@ -860,6 +877,11 @@ def scalar_rule(f: Callable[..., Any], *partials: Any, types: Sequence[Any] | No
     -----
     See the module docstring for broadcasting, integer arguments, thunks and complex
     numbers. With several differentiable arguments the pullback returns thunks.
+
+    The rrule of a function with one output carries ``pullback_given_output(y, *args)``:
+    the pullback of ``rrule(f, *args)`` (no keywords) when the output ``y = f(*args)`` is
+    already known, e.g. computed by an AD framework that asks for the pullback afterwards
+    (the autograd bridge does); the output is then not computed a second time.
 
     Examples
     --------

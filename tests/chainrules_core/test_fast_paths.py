@@ -198,6 +198,52 @@ def test_fast_rrules_of_a_user_rule_with_constant_and_not_implemented_partials()
             _compare(with_gap, (a, b))
 
 
+def _compare_given_output(rule: Any, args: tuple[Any, ...]) -> None:
+    """``rule.pullback_given_output(y, *args)`` against the pullback of ``rule(*args)``, on the same cotangents."""
+    with np.errstate(all="ignore"):
+        primal = _outcome(lambda: rule(*args))
+    if primal[0] == "error":  # no output (a ufunc without a loop for these types): nothing to be given
+        return
+    y, pullback = primal[1]
+    given = rule.pullback_given_output(y, *args)
+    assert given.__name__ == pullback.__name__
+    shape = np.shape(y)
+    dtype = np.asarray(y).dtype
+    for dy in [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.full(shape, 0.5, np.float32),
+               np.full(shape, 2, np.int64), ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None,
+               "abc", np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j]:
+        _same_outcome(_outcome(lambda dy=dy: tuple(unthunk(d) for d in given(dy))),
+                      _outcome(lambda dy=dy: tuple(unthunk(d) for d in pullback(dy))))
+        raw_given, raw = _outcome(lambda dy=dy: given(dy)), _outcome(lambda dy=dy: pullback(dy))
+        if raw[0] == "value":  # thunks where the pullback makes them
+            assert [type(d) for d in raw_given[1]] == [type(d) for d in raw[1]]
+
+
+@pytest.mark.parametrize("f", UNARY + BINARY, ids=lambda f: f.__name__)
+def test_pullback_given_output_is_the_rrules_pullback(f: Any) -> None:
+    cases = [(x,) for x in UNARY_ARGS] if f in UNARY else BINARY_ARGS
+    for args in cases:
+        fast = rrule.find(f, *args)
+        if fast is None:
+            continue
+        _compare_given_output(fast, tuple(args))
+        _compare_given_output(fast.general, tuple(args))
+
+
+def test_pullback_given_output_of_rules_without_a_fast_path() -> None:
+    def clipped_sum(a: Any, b: Any, c: Any) -> Any:
+        return a + 2.0 * b + np.tanh(c)
+
+    def shared_product(a: Any, b: Any) -> Any:
+        return a * b
+
+    scalar_rule(clipped_sum, ONE, 2.0, lambda a, b, c, y: 1 - np.tanh(c) ** 2)
+    scalar_rule(shared_product, lambda a, b, y, s: b * s, lambda a, b, y, s: a * s, shared=lambda a, b, y: 1.0)
+    x = np.array([0.5, -1.0])
+    _compare_given_output(rrule.find(clipped_sum, x, x, x), (x, 2.0, x))
+    _compare_given_output(rrule.find(shared_product, x, x), (x, x + 1.0))
+
+
 def test_fast_rrule_raises_no_floating_point_warning_and_leaves_the_error_state_alone() -> None:
     before = np.geterr()
     with warnings.catch_warnings():
