@@ -572,7 +572,7 @@ def _fast_cotangent(call: Any, a: Any, b: Any, y: Any, dy: Any, x: Any) -> Any:
     try:
         value = call(a, b, y)
         t = type(value)
-        if (t is _ndarray and value.dtype.kind == "f") or t is _float64 or t is float:
+        if (t is _ndarray and ((d := value.dtype) is _F64 or d.kind == "f")) or t is _float64 or t is float:
             g = value * dy
         elif isinstance(value, NotImplementedTangent):
             return value
@@ -660,13 +660,13 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
     def pullback_at(y, x):
         t = type(y)
         if t is _ndarray:
-            shape = y.shape if y.dtype.kind == "f" else None
+            shape = y.shape if (d := y.dtype) is _F64 or d.kind == "f" else None
         else:
             shape = () if t is _float64 or t is float else None
         t = type(x)
         if t is _ndarray:
             xdtype = x.dtype
-            if shape is None or xdtype.kind != "f":
+            if shape is None or (xdtype is not _F64 and xdtype.kind != "f"):
                 return pullback_of((x,), y)
             xshape = x.shape
         elif shape is None or not (t is float or t is _float64):
@@ -688,7 +688,7 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
             try:
                 value = partial(x, y)
                 t = type(value)
-                if (t is _ndarray and value.dtype.kind == "f") or t is _float64 or t is float:
+                if (t is _ndarray and ((d := value.dtype) is _F64 or d.kind == "f")) or t is _float64 or t is float:
                     g = value * dy
                 elif isinstance(value, NotImplementedTangent):
                     return NO, value
@@ -726,16 +726,16 @@ def _fast_binary_rrule(f: Any, partials: tuple[Any, Any], name: str, keywords: C
     def pullback_at(y, a, b):
         t = type(y)
         if t is _ndarray:
-            shape = y.shape if y.dtype.kind == "f" else None
+            shape = y.shape if (d := y.dtype) is _F64 or d.kind == "f" else None
         else:
             shape = () if t is _float64 or t is float else None
         # each argument: 1, a real floating value; 0, an integer or boolean one (not differentiated);
         # -1, anything else (the general path)
         t = type(a)
-        ka = ((1 if (k := a.dtype.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
+        ka = ((1 if (d := a.dtype) is _F64 or (k := d.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
               1 if t is float or t is _float64 else 0 if t is int or t is bool else -1)
         t = type(b)
-        kb = ((1 if (k := b.dtype.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
+        kb = ((1 if (d := b.dtype) is _F64 or (k := d.kind) == "f" else 0 if k in "iub" else -1) if t is _ndarray else
               1 if t is float or t is _float64 else 0 if t is int or t is bool else -1)
         if shape is None or ka < 0 or kb < 0 or ka + kb == 0:
             return pullback_of((a, b), y)
