@@ -146,7 +146,7 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     # the general pullback (built when first needed), which reads, validates and projects it.
     # Both give the same results (``tests/chainrules_core/test_fast_paths.py``).
     if (not kwargs and type(a) is _ndarray and type(b) is _ndarray and (dtype := a.dtype) is b.dtype
-            and dtype in _FAST_DTYPES and a.ndim == 2 and b.ndim == 2):
+            and (dtype is _F64 or dtype is _F32) and a.ndim == 2 and b.ndim == 2):
         y = _matmul(a, b)
         general = None
 
@@ -165,8 +165,9 @@ def matmul_rrule(a: np.ndarray, b: np.ndarray, **kwargs: Any) -> Any:
     return _matmul_rrule_general(a, b, **kwargs)
 
 
-# The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast.
-_FAST_DTYPES = frozenset(np.dtype(t) for t in (np.float64, np.float32))
+# The dtypes whose tangent dtype is their own: a cotangent of that dtype needs no cast (NumPy's
+# own dtype objects, compared by identity: an equal dtype that is another object takes the general path).
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _new_thunk = object.__new__
 _NO = NoTangent()
 _ndarray = np.ndarray
