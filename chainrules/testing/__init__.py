@@ -4,7 +4,8 @@ Everything public is importable from here: the finite-difference methods
 (``central_fdm``, ``forward_fdm``, ``backward_fdm``, ``extrapolate``), the derivatives
 (``grad``, ``jvp``, ``vjp``, ``jacobian``), the testers (``test_frule``, ``test_rrule``,
 ``test_scalar``), ``PrimalAndTangent``, ``rand_tangent``, ``check_approx``, ``check_adjoint`` (the
-frule/rrule adjoint property, no finite differences) and the
+frule/rrule adjoint property, no finite differences), ``outcome`` and ``check_same_outcome``
+(a fast path against its general path) and the
 ``hypothesis`` strategies (``chainrules.testing.strategies``, which needs hypothesis).
 """
 
@@ -15,6 +16,7 @@ from chainrules.testing.adjoint import check_adjoint
 from chainrules.testing.approx import check_approx, default_tolerances
 from chainrules.testing.checker import CheckResult, check_function, check_rules
 from chainrules.testing.derivatives import default_fdm, grad, jacobian, jvp, vjp
+from chainrules.testing.equivalence import check_same_outcome, outcome
 from chainrules.testing.finite_differences import (
     FiniteDifferenceMethod,
     backward_fdm,
@@ -43,6 +45,7 @@ __all__ = [
     "check_approx",
     "check_function",
     "check_rules",
+    "check_same_outcome",
     "default_fdm",
     "default_tolerances",
     "extrapolate",
@@ -50,6 +53,7 @@ __all__ = [
     "grad",
     "jacobian",
     "jvp",
+    "outcome",
     "rand_tangent",
     "register_tree_node",
     "strategies",

@@ -102,9 +102,10 @@ API: list[tuple[str, str, list[tuple[str, list[str]]]]] = [
                      "NotImplementedDerivativeWarning"]),
         ("Checking every rule at its samples", ["check_rules", "check_function", "CheckResult"]),
         ("Finite differences", ["central_fdm", "forward_fdm", "backward_fdm", "extrapolate",
-                                "FiniteDifferenceMethod", "default_fdm", "jvp", "vjp", "jacobian"]),
+                                "FiniteDifferenceMethod", "default_fdm", "grad", "jvp", "vjp", "jacobian"]),
         ("Tangents, comparisons and trees", ["rand_tangent", "check_approx", "default_tolerances", "tree_flatten",
                                              "register_tree_node"]),
+        ("A fast path against its general path", ["outcome", "check_same_outcome"]),
         ("Property-based testing", ["strategies"]),
     ]),
     ("chainrules.structured", "Diagonal, triangular, symmetric, Hermitian and banded matrices that store only "

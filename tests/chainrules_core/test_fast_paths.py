@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 import chainrules  # noqa: F401  (the elementwise rules)
+from chainrules.testing import check_same_outcome, outcome
 from chainrules_core import (
     NoTangent,
-    NotImplementedTangent,
     Tangent,
     Thunk,
     ZeroTangent,
@@ -35,46 +35,6 @@ from chainrules_core.scalar_rules import ONE, scalar_rule
 RNG = np.random.default_rng(7)
 
 
-def _outcome(call: Any) -> Any:
-    """What ``call()`` does: ``("value", result)`` or ``("error", type, message)``; warnings are errors."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        try:
-            return ("value", call())
-        except Exception as error:  # (the comparison is the point)
-            return ("error", type(error), str(error))
-
-
-def _same(a: Any, b: Any) -> None:
-    """Equal values of the same type (and dtype and shape for arrays); NaNs equal; thunks compared unthunked."""
-    if isinstance(a, Thunk) or isinstance(b, Thunk):
-        assert type(a) is type(b), (a, b)
-        _same(unthunk(a), unthunk(b))
-        return
-    assert type(a) is type(b), (a, b)
-    if isinstance(a, tuple):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, (np.ndarray, np.generic)):
-        assert a.dtype == b.dtype and a.shape == b.shape, (a, b)
-        np.testing.assert_array_equal(a, b)
-    elif isinstance(a, NotImplementedTangent):
-        assert repr(a) == repr(b), (a, b)
-    elif isinstance(a, (float, complex, int)):
-        assert a == b or (a != a and b != b), (a, b)
-    else:
-        assert a == b, (a, b)
-
-
-def _same_outcome(fast: Any, general: Any) -> None:
-    assert fast[0] == general[0], (fast, general)
-    if fast[0] == "error":
-        assert fast[1:] == general[1:]
-    else:
-        _same(fast[1], general[1])
-
-
 # ---- read_cotangent ----------------------------------------------------------------------------------------------
 OUTPUTS = [np.ones(3), np.ones((2, 3), np.float32), np.ones(3, np.complex128), np.arange(3), np.float64(1.0), 1.0,
            np.array(2.0), np.array([True, False]), 3, 1j]
@@ -87,8 +47,8 @@ COTANGENTS = [np.full(3, 2.0), np.full(3, 2.0, np.float32), np.arange(3), np.ful
 @pytest.mark.parametrize("y", OUTPUTS, ids=lambda y: f"{type(y).__name__}{np.shape(y)}")
 def test_read_cotangent_fast_path_is_the_general_reader(y: Any) -> None:
     for dy in COTANGENTS:
-        _same_outcome(_outcome(lambda dy=dy: read_cotangent(dy, y, np.sin)),
-                      _outcome(lambda dy=dy: read_cotangent_general(dy, y, np.sin)))
+        check_same_outcome(outcome(lambda dy=dy: read_cotangent(dy, y, np.sin)),
+                      outcome(lambda dy=dy: read_cotangent_general(dy, y, np.sin)))
 
 
 # ---- unbroadcast ----------------------------------------------------------------------------------------------------
@@ -100,7 +60,7 @@ def test_read_cotangent_fast_path_is_the_general_reader(y: Any) -> None:
 def test_unbroadcast_fast_path_is_the_general_one(dx_shape: tuple[int, ...], shape: tuple[int, ...],
                                                    dtype: Any) -> None:
     dx = RNG.standard_normal(dx_shape).astype(dtype)
-    _same_outcome(_outcome(lambda: unbroadcast(dx, shape)), _outcome(lambda: unbroadcast_general(dx, shape)))
+    check_same_outcome(outcome(lambda: unbroadcast(dx, shape)), outcome(lambda: unbroadcast_general(dx, shape)))
 
 
 # ---- scalar_rule's fast rrules ----------------------------------------------------------------------------------
@@ -119,14 +79,14 @@ def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
     kwargs = kwargs or {}
     fast, general = _rules(f, *args)
     with np.errstate(all="ignore"):  # the primal's own warnings (log(-1)) are not the rules' business
-        primal_fast = _outcome(lambda: fast(*args, **kwargs))
-        primal_general = _outcome(lambda: general(*args, **kwargs))
+        primal_fast = outcome(lambda: fast(*args, **kwargs))
+        primal_general = outcome(lambda: general(*args, **kwargs))
     assert primal_fast[0] == primal_general[0], (primal_fast, primal_general)
     if primal_fast[0] == "error":  # bad keywords, unsupported types: the same error
         assert primal_fast[1:] == primal_general[1:]
         return
     (y_fast, pb_fast), (y_general, pb_general) = primal_fast[1], primal_general[1]
-    _same(y_fast, y_general)
+    check_same_outcome(("value", y_fast), ("value", y_general))
     shape = np.shape(y_fast)
     dtype = np.asarray(y_fast).dtype
     cotangents: list[Any] = [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0),
@@ -135,9 +95,9 @@ def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
                              ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc",
                              np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1)]
     for dy in cotangents:
-        fast_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
-        general_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
-        _same_outcome(fast_out, general_out)
+        fast_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
+        general_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
+        check_same_outcome(fast_out, general_out)
         if fast_out[0] == "value":  # thunks where the general path makes them
             raw_fast, raw_general = pb_fast(dy), pb_general(dy)
             assert [type(d) for d in raw_fast] == [type(d) for d in raw_general]
@@ -201,7 +161,7 @@ def test_fast_rrules_of_a_user_rule_with_constant_and_not_implemented_partials()
 def _compare_given_output(rule: Any, args: tuple[Any, ...]) -> None:
     """``rule.pullback_given_output(y, *args)`` against the pullback of ``rule(*args)``, on the same cotangents."""
     with np.errstate(all="ignore"):
-        primal = _outcome(lambda: rule(*args))
+        primal = outcome(lambda: rule(*args))
     if primal[0] == "error":  # no output (a ufunc without a loop for these types): nothing to be given
         return
     y, pullback = primal[1]
@@ -212,9 +172,9 @@ def _compare_given_output(rule: Any, args: tuple[Any, ...]) -> None:
     for dy in [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.full(shape, 0.5, np.float32),
                np.full(shape, 2, np.int64), ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None,
                "abc", np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j]:
-        _same_outcome(_outcome(lambda dy=dy: tuple(unthunk(d) for d in given(dy))),
-                      _outcome(lambda dy=dy: tuple(unthunk(d) for d in pullback(dy))))
-        raw_given, raw = _outcome(lambda dy=dy: given(dy)), _outcome(lambda dy=dy: pullback(dy))
+        check_same_outcome(outcome(lambda dy=dy: tuple(unthunk(d) for d in given(dy))),
+                      outcome(lambda dy=dy: tuple(unthunk(d) for d in pullback(dy))))
+        raw_given, raw = outcome(lambda dy=dy: given(dy)), outcome(lambda dy=dy: pullback(dy))
         if raw[0] == "value":  # thunks where the pullback makes them
             assert [type(d) for d in raw_given[1]] == [type(d) for d in raw[1]]
 
@@ -279,12 +239,12 @@ def _compare_rules(fast: Any, general: Any, args: tuple[Any, ...]) -> None:
     copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
     y_fast, pb_fast = fast(*args)
     y_general, pb_general = general(*args)
-    _same(y_fast, y_general)
+    check_same_outcome(("value", y_fast), ("value", y_general))
     assert pb_fast.__name__ == pb_general.__name__
     for dy in _array_cotangents(y_fast):
-        fast_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
-        general_out = _outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
-        _same_outcome(fast_out, general_out)
+        fast_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
+        general_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
+        check_same_outcome(fast_out, general_out)
         if fast_out[0] != "value":
             continue
         raw_fast, raw_general = pb_fast(dy), pb_general(dy)
@@ -318,8 +278,8 @@ def test_sum_fast_rrule_is_the_general_rrule(a: np.ndarray) -> None:
     for axis in [None, 0, -1, a.ndim, 5]:
         args = (a,) if axis is None else (a, axis)
         with np.errstate(all="ignore"):
-            outcome_fast = _outcome(lambda args=args: sums.sum_rrule(*args))
-            outcome_general = _outcome(lambda args=args: sums.sum_rrule.general(*args))
+            outcome_fast = outcome(lambda args=args: sums.sum_rrule(*args))
+            outcome_general = outcome(lambda args=args: sums.sum_rrule.general(*args))
         assert outcome_fast[0] == outcome_general[0], (outcome_fast, outcome_general)
         if outcome_fast[0] == "error":  # an axis out of range: NumPy's own error, unchanged
             assert outcome_fast[1:] == outcome_general[1:]

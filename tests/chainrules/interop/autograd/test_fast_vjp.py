@@ -9,7 +9,6 @@ values, of the same types and dtypes, and the same errors, bad cotangents includ
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import autograd
@@ -20,41 +19,11 @@ import pytest
 from chainrules import NoTangent, Tangent, Thunk, ZeroTangent, not_implemented, read_cotangent, rrule
 from chainrules.interop.autograd import use_chainrules, vjp_maker
 from chainrules.interop.autograd.primitive import _fast_vjp_of, _vjp_of
+from chainrules.testing import check_same_outcome, outcome
 from chainrules_core.rules import RuleOverwriteWarning
 from chainrules_core.scalar_rules import scalar_rule
 
 RNG = np.random.default_rng(11)
-
-
-def _outcome(call: Any) -> Any:
-    """``("value", result)`` or ``("error", type, message)``; warnings are errors."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        try:
-            return ("value", call())
-        except Exception as error:  # (the comparison is the point)
-            return ("error", type(error), str(error))
-
-
-def _same(a: Any, b: Any) -> None:
-    assert type(a) is type(b), (a, b)
-    if isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, (np.ndarray, np.generic)):
-        assert a.dtype == b.dtype and a.shape == b.shape, (a, b)
-        np.testing.assert_array_equal(a, b)
-    else:
-        assert a == b or (a != a and b != b), (a, b)
-
-
-def _same_outcome(fast: Any, general: Any) -> None:
-    assert fast[0] == general[0], (fast, general)
-    if fast[0] == "error":
-        assert fast[1:] == general[1:]
-    else:
-        _same(fast[1], general[1])
 
 
 def _cotangents_for(y: Any) -> list[Any]:
@@ -100,20 +69,20 @@ def test_fast_vjp_is_the_general_vjp(positions: tuple[int, ...], result: tuple[A
     fast = _fast_vjp_of(np.add, pullback, ans, args, {}, positions, None)
     general = _vjp_of(np.add, pullback, ans, args, {}, positions, None, None, None)
     for g in _cotangents_for(ans):
-        _same_outcome(_outcome(lambda g=g: fast(g)), _outcome(lambda g=g: general(g)))
+        check_same_outcome(outcome(lambda g=g: fast(g)), outcome(lambda g=g: general(g)))
 
 
 # ---- the VJP maker's shortcut against its general path ---------------------------------------------------------------
 def _compare_makers(maker: Any, argnums: tuple[int, ...], args: tuple[Any, ...], ans: Any) -> None:
     with np.errstate(all="ignore"):  # the general path computes the primal again: its warnings are not the rule's
-        general = _outcome(lambda: maker.general(argnums, ans, args, {}))  # (also remembers the argument types)
-        fast = _outcome(lambda: maker(argnums, ans, args, {}))
+        general = outcome(lambda: maker.general(argnums, ans, args, {}))  # (also remembers the argument types)
+        fast = outcome(lambda: maker(argnums, ans, args, {}))
     assert fast[0] == general[0], (fast, general)
     if fast[0] == "error":
         assert fast[1:] == general[1:]
         return
     for g in _cotangents_for(ans):
-        _same_outcome(_outcome(lambda g=g: fast[1](g)), _outcome(lambda g=g: general[1](g)))
+        check_same_outcome(outcome(lambda g=g: fast[1](g)), outcome(lambda g=g: general[1](g)))
 
 
 UNARY_CASES = [(np.sin, X3), (np.exp, np.array([0.5, 1.0], np.float32)), (np.log, np.array([0.0, -1.0, 2.0])),
@@ -182,7 +151,7 @@ def test_the_maker_pulls_back_at_autograds_output_without_computing_it_again() -
     second = maker((0,), ans, (x,), {})  # the shortcut: the output is autograd's
     assert (tripled.primal_calls, tripled.given_calls) == (1, 2)
     np.testing.assert_array_equal(first(np.ones(2))[0], np.full(2, 3.0))
-    _same(second(np.ones(2)), first(np.ones(2)))
+    check_same_outcome(("value", second(np.ones(2))), ("value", first(np.ones(2))))
     with pytest.raises(Exception, match="tripled"):  # a bad cotangent: the rule's own error, through the shortcut
         second(np.ones(5))
 
