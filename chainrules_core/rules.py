@@ -1015,9 +1015,8 @@ def _make_rrule_function(registry: RRuleRegistry) -> Callable[..., Any]:
     A plain function is the cheapest thing to call in Python. The first two arguments after
     the function are positional-only parameters rather than part of ``*args``, so the common
     one- and two-argument calls build no tuple, and keyword arguments of any name still reach
-    ``**kwargs``. The caches are plain dicts read through
-    closure variables. Rules are called without ``**kwargs`` when there are none: an empty
-    ``**{}`` costs as much as a dict look-up.
+    ``**kwargs``. The caches are plain dicts read through closure variables. Rules are called
+    without ``**kwargs`` when there are none: an empty ``**{}`` costs as much as a dict look-up.
 
     The one-argument hit is ``cache[f][type(a)]`` with nothing between the two reads: the
     entry of a config (``_CONFIG_MARK``) or of a functor instance (a ``_Table``) is not

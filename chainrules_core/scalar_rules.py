@@ -588,32 +588,6 @@ def _fast_cotangent(call: Any, a: Any, b: Any, y: Any, dy: Any, x: Any) -> Any:
     return _project_fast(x, g)
 
 
-def _fast_unary_cotangent(call: Any, x: Any, y: Any, dy: Any) -> Any:
-    """:func:`_fast_cotangent` of the one argument ``x`` of a unary function (no argument tuple to unpack)."""
-    if _fp_state is None:  # pragma: no cover  (NumPy 1.x)
-        token = floating_point.quiet()
-    else:
-        current = _fp_get()
-        token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
-    try:
-        value = call(x, y)
-        t = type(value)
-        if t is _float64 or t is float or (t is _ndarray and value.dtype.kind == "f"):
-            g = value * dy
-        elif isinstance(value, NotImplementedTangent):
-            return value
-        else:
-            g = conj_if_complex(value) * dy
-    finally:
-        if _fp_state is None:  # pragma: no cover
-            floating_point.restore(token)
-        else:
-            _fp_reset(token)
-    if type(g) is _ndarray and type(x) is _ndarray and g.shape == x.shape and g.dtype == x.dtype:
-        return g
-    return _project_fast(x, g)
-
-
 def _project_fast(x: Any, g: Any) -> Any:
     """``project_argument(x, g)``, the common cases decided by type."""
     tx = type(x)
@@ -640,11 +614,12 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
                       pullback_of: Callable[..., Any]) -> Callable[..., Any]:
     """The rrule of a function of one argument, fast for a real floating argument and output.
 
-    The pullback computes the cotangent in its own body (a call less than through
-    :func:`_fast_unary_cotangent`, which NumPy 1.x and the tests use). Its result needs no
-    projection when it is an ndarray of the argument's shape and dtype (the usual case:
-    ``float64`` everywhere; one dtype identity and one shape comparison against what the
-    rrule saw); anything else goes through ``_project_fast``.
+    The pullback computes the cotangent in its own body, as :func:`_fast_cotangent` does for
+    two arguments (a constant partial, or NumPy 1.x, goes to the general
+    ``_argument_cotangent``). Its result needs no projection when it is an ndarray of the
+    argument's shape and dtype (the usual case: ``float64`` everywhere; one dtype identity
+    and one shape comparison against what the rrule saw); anything else goes through
+    ``_project_fast``.
     """
     constant = isinstance(partial, _Constant)
     inline = _fp_state is not None and not constant
@@ -679,10 +654,8 @@ def _fast_unary_rrule(f: Any, partial: Any, name: str, keywords: Callable[..., N
             if not ((dy.shape == shape and ((d := dy.dtype) is _F64 or d.kind == "f")) if t is _ndarray else (
                     (t is float or t is _float64) and shape == ())):
                 return pullback_of((x,), y)(dy)
-            if not inline:
-                if constant:
-                    return NO, _argument_cotangent(partial, (x,), y, dy, 0)
-                return NO, _fast_unary_cotangent(partial, x, y, dy)
+            if not inline:  # a constant partial, or NumPy 1.x (no error-state context variable)
+                return NO, _argument_cotangent(partial, (x,), y, dy, 0)
             current = _fp_get()
             token = _fp_set(_quiet_states_get(current) or _quiet_state(current))
             try:
