@@ -48,7 +48,7 @@ COTANGENTS = [np.full(3, 2.0), np.full(3, 2.0, np.float32), np.arange(3), np.ful
 def test_read_cotangent_fast_path_is_the_general_reader(y: Any) -> None:
     for dy in COTANGENTS:
         check_same_outcome(outcome(lambda dy=dy: read_cotangent(dy, y, np.sin)),
-                      outcome(lambda dy=dy: read_cotangent_general(dy, y, np.sin)))
+                           outcome(lambda dy=dy: read_cotangent_general(dy, y, np.sin)))
 
 
 # ---- unbroadcast ----------------------------------------------------------------------------------------------------
@@ -75,6 +75,31 @@ def _run(rule: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dy: Any) -> A
     return y, tuple(unthunk(d) for d in pullback(dy))
 
 
+def _scalar_cotangents(y: Any) -> list[Any]:
+    """Cotangents for an elementwise output ``y``: the fast paths' own cases, then everything they hand on."""
+    shape = np.shape(y)
+    dtype = np.asarray(y).dtype
+    return [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0), np.full(shape, 0.5, np.float32),
+            np.full(shape, 0.5), np.full(shape, 2, np.int64), np.array(0.25), ZeroTangent(), not_implemented("x"),
+            Thunk(lambda: np.ones(shape)), None, "abc", np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j,
+            [1.0] * (shape[0] if shape else 1)]
+
+
+def _compare_pullbacks(fast: Any, general: Any, cotangents: list[Any]) -> list[tuple[Any, Any, Any]]:
+    """Both pullbacks on each cotangent: the same name, the same outcome (cotangents unthunked) and thunks where the
+    general one makes them. Returns ``(dy, fast cotangents, general cotangents)`` where both gave values."""
+    assert fast.__name__ == general.__name__
+    values = []
+    for dy in cotangents:
+        fast_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in fast(dy)))
+        general_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in general(dy)))
+        check_same_outcome(fast_out, general_out)
+        if fast_out[0] == "value":
+            assert [type(d) for d in fast(dy)] == [type(d) for d in general(dy)]
+            values.append((dy, fast_out[1], general_out[1]))
+    return values
+
+
 def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> None:
     kwargs = kwargs or {}
     fast, general = _rules(f, *args)
@@ -87,21 +112,7 @@ def _compare(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None
         return
     (y_fast, pb_fast), (y_general, pb_general) = primal_fast[1], primal_general[1]
     check_same_outcome(("value", y_fast), ("value", y_general))
-    shape = np.shape(y_fast)
-    dtype = np.asarray(y_fast).dtype
-    cotangents: list[Any] = [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.float64(-2.0),
-                             np.full(shape, 0.5, np.float32), np.full(shape, 0.5), np.full(shape, 2, np.int64),
-                             np.array(0.25),
-                             ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None, "abc",
-                             np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j, [1.0] * (shape[0] if shape else 1)]
-    for dy in cotangents:
-        fast_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
-        general_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
-        check_same_outcome(fast_out, general_out)
-        if fast_out[0] == "value":  # thunks where the general path makes them
-            raw_fast, raw_general = pb_fast(dy), pb_general(dy)
-            assert [type(d) for d in raw_fast] == [type(d) for d in raw_general]
-    assert pb_fast.__name__ == pb_general.__name__
+    _compare_pullbacks(pb_fast, pb_general, _scalar_cotangents(y_fast))
 
 
 UNARY = [np.sin, np.exp, np.sqrt, np.log, np.tanh, np.reciprocal, np.negative, np.cbrt, np.arcsin, np.floor]
@@ -165,18 +176,7 @@ def _compare_given_output(rule: Any, args: tuple[Any, ...]) -> None:
     if primal[0] == "error":  # no output (a ufunc without a loop for these types): nothing to be given
         return
     y, pullback = primal[1]
-    given = rule.pullback_given_output(y, *args)
-    assert given.__name__ == pullback.__name__
-    shape = np.shape(y)
-    dtype = np.asarray(y).dtype
-    for dy in [np.ones(shape, dtype) if shape else dtype.type(1.5), 1.5, np.full(shape, 0.5, np.float32),
-               np.full(shape, 2, np.int64), ZeroTangent(), not_implemented("x"), Thunk(lambda: np.ones(shape)), None,
-               "abc", np.ones((*shape, 2)), Tangent(tuple, 1.0), 1j]:
-        check_same_outcome(outcome(lambda dy=dy: tuple(unthunk(d) for d in given(dy))),
-                      outcome(lambda dy=dy: tuple(unthunk(d) for d in pullback(dy))))
-        raw_given, raw = outcome(lambda dy=dy: given(dy)), outcome(lambda dy=dy: pullback(dy))
-        if raw[0] == "value":  # thunks where the pullback makes them
-            assert [type(d) for d in raw_given[1]] == [type(d) for d in raw[1]]
+    _compare_pullbacks(rule.pullback_given_output(y, *args), pullback, _scalar_cotangents(y))
 
 
 @pytest.mark.parametrize("f", UNARY + BINARY, ids=lambda f: f.__name__)
@@ -240,16 +240,8 @@ def _compare_rules(fast: Any, general: Any, args: tuple[Any, ...]) -> None:
     y_fast, pb_fast = fast(*args)
     y_general, pb_general = general(*args)
     check_same_outcome(("value", y_fast), ("value", y_general))
-    assert pb_fast.__name__ == pb_general.__name__
-    for dy in _array_cotangents(y_fast):
-        fast_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_fast(dy)))
-        general_out = outcome(lambda dy=dy: tuple(unthunk(d) for d in pb_general(dy)))
-        check_same_outcome(fast_out, general_out)
-        if fast_out[0] != "value":
-            continue
-        raw_fast, raw_general = pb_fast(dy), pb_general(dy)
-        assert [type(d) for d in raw_fast] == [type(d) for d in raw_general]
-        for d_fast, d_general in zip(fast_out[1], general_out[1]):
+    for dy, fast_values, general_values in _compare_pullbacks(pb_fast, pb_general, _array_cotangents(y_fast)):
+        for d_fast, d_general in zip(fast_values, general_values):
             if isinstance(d_fast, np.ndarray):
                 assert d_fast.flags.writeable == d_general.flags.writeable
                 for a in args:
